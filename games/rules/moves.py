@@ -1,0 +1,60 @@
+"""Moves in the notation of RULES.md: ``t3-t5``, ``t3-f2``, ``t3-f``, ``r:7H-f3``."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .cards import Card
+from .errors import NotationError
+
+_PILE = r"[tfr]\d{1,2}"
+_MOVE = re.compile(rf"^(?:(?P<source>{_PILE})|r:(?P<card>\w{{2,3}}))-(?P<target>{_PILE}|f)$")
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One card from ``source`` to ``target``; context-free, like python-chess's UCI moves.
+
+    ``source`` and ``target`` are pile names (``t3``, ``f2``, ``r7``). A reserve move also
+    names its ``card`` (every Archway reserve card is available). ``target == "f"`` means
+    "the foundation that takes it": :meth:`games.rules.Board.parse_move` resolves it.
+
+    >>> Move.from_notation("T3-F2")
+    Move.from_notation('t3-f2')
+    >>> Move.from_notation("r:10h-f3").notation()
+    'r:TH-f3'
+    """
+
+    source: str
+    target: str
+    card: Card | None = None
+
+    @classmethod
+    def from_notation(cls, text: str) -> Move:
+        """Read one move; raise :class:`NotationError` naming the text when it is malformed."""
+        match = _MOVE.match(text.strip().lower())
+        if match is None:
+            raise NotationError(
+                f"{text!r} is not a move: write FROM-TO with piles t1, f2, r3 "
+                "(for example t3-t5, t3-f2, t3-f or r:7H-f3)"
+            )
+        if match["card"] is not None:
+            card = Card.from_str(match["card"])
+            return cls(f"r{card.rank}", match["target"], card)
+        return cls(match["source"], match["target"])
+
+    @property
+    def to_foundation(self) -> bool:
+        return self.target.startswith("f")
+
+    def notation(self) -> str:
+        if self.card is not None:
+            return f"r:{self.card}-{self.target}"
+        return f"{self.source}-{self.target}"
+
+    def __str__(self) -> str:
+        return self.notation()
+
+    def __repr__(self) -> str:
+        return f"Move.from_notation({self.notation()!r})"

@@ -1,0 +1,185 @@
+"""One declarative definition per game; :class:`games.rules.Board` does the rest.
+
+A reader finds a game's whole rule set in its block at the bottom of this file. Adding a
+Castle-family game is one more :class:`GameRules` here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .building import Build, DownAnySuit, NoBuilding, SameSuitUpOrDown
+from .cards import ACE, CLUBS, DIAMONDS, HEARTS, KING, SPADES, SUIT_NAMES
+from .errors import RulesError, UnknownGame
+
+TAKE_BACK = "take-back"
+"""Easing option (seed 003): a foundation's top card may come back to the tableau."""
+
+
+@dataclass(frozen=True)
+class FoundationRule:
+    """One foundation: its suit, its direction and how it starts.
+
+    ``first_rank`` is the rank that starts it; ``None`` means the player's first move to any
+    foundation chooses the base rank for all of them (Chessboard). ``dealt`` means the first
+    card is taken out of the deck and starts on the foundation before the deal.
+    """
+
+    suit: int
+    step: int = 1
+    first_rank: int | None = ACE
+    dealt: bool = False
+    wrap: bool = False
+
+    def describe(self) -> str:
+        return f"the {SUIT_NAMES[self.suit]} foundation" + (
+            " (descending)" if self.step < 0 else ""
+        )
+
+
+@dataclass(frozen=True)
+class Deal:
+    """How the shuffled deck is laid out.
+
+    The deck is PySolFC's shuffle for the deal number (``pysol_cards``), dealt from the top.
+    Cards that start foundations are taken out first, in deck order. Then ``rounds`` rounds
+    over all tableau piles, then one card to each pile in ``extra_to`` (0-based), then, when
+    ``rest_to_reserves``, every remaining card onto the reserve pile of its rank.
+    ``to_foundations`` (Citadel): a card that fits its foundation goes there instead of onto
+    its pile, and that pile's turn is used up.
+    """
+
+    rounds: int
+    extra_to: tuple[int, ...] = ()
+    to_foundations: bool = False
+    rest_to_reserves: bool = False
+
+
+def _suited(**kwargs: object) -> tuple[FoundationRule, ...]:
+    return tuple(FoundationRule(suit, **kwargs) for suit in (CLUBS, DIAMONDS, HEARTS, SPADES))  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class GameRules:
+    """Everything that makes one game: the board's engine reads only this."""
+
+    slug: str
+    name: str
+    summary: str
+    tableau: int
+    left_wing: int
+    foundations: tuple[FoundationRule, ...]
+    build: Build
+    deal: Deal
+    decks: int = 1
+    reserves: bool = False
+    """Archway: thirteen reserve piles by rank, every card available, to foundations only."""
+    options: tuple[str, ...] = ()
+    aliases: tuple[str, ...] = field(default=())
+
+    @property
+    def cards(self) -> int:
+        return 52 * self.decks
+
+    @property
+    def base_is_chosen(self) -> bool:
+        """Chessboard: the player's first foundation move fixes the base rank."""
+        return any(f.first_rank is None for f in self.foundations)
+
+    def check_options(self, options: frozenset[str]) -> frozenset[str]:
+        unknown = sorted(options - set(self.options))
+        if unknown:
+            allowed = ", ".join(self.options) or "none"
+            raise RulesError(f"{self.name} has no option {unknown[0]!r} (options: {allowed})")
+        return options
+
+
+BELEAGUERED_CASTLE = GameRules(
+    slug="beleaguered-castle",
+    name="Beleaguered Castle",
+    summary="Eight piles of six flank the aces; build down regardless of suit, one card at a time.",
+    tableau=8,
+    left_wing=4,
+    foundations=_suited(dealt=True),
+    build=DownAnySuit(),
+    deal=Deal(rounds=6),
+    options=(TAKE_BACK,),
+    aliases=("beleaguered-fortress",),
+)
+
+CITADEL = GameRules(
+    slug="citadel",
+    name="Citadel",
+    summary="Beleaguered Castle, but cards that fit a foundation go up while the deal is made.",
+    tableau=8,
+    left_wing=4,
+    foundations=_suited(dealt=True),
+    build=DownAnySuit(),
+    deal=Deal(rounds=6, to_foundations=True),
+)
+
+STREETS_AND_ALLEYS = GameRules(
+    slug="streets-and-alleys",
+    name="Streets and Alleys",
+    summary="Beleaguered Castle with the aces left in the deal: the hardest of the three.",
+    tableau=8,
+    left_wing=4,
+    foundations=_suited(),
+    build=DownAnySuit(),
+    deal=Deal(rounds=6, extra_to=(0, 1, 2, 3)),
+)
+
+FORTRESS = GameRules(
+    slug="fortress",
+    name="Fortress",
+    summary="Ten short piles; build up or down in suit, no wrap between king and ace.",
+    tableau=10,
+    left_wing=5,
+    foundations=_suited(),
+    build=SameSuitUpOrDown(wrap=False),
+    deal=Deal(rounds=5, extra_to=(0, 5)),
+)
+
+CHESSBOARD = GameRules(
+    slug="chessboard",
+    name="Chessboard",
+    summary="Fortress where your first foundation card sets the base rank, and ranks wrap.",
+    tableau=10,
+    left_wing=5,
+    foundations=_suited(first_rank=None, wrap=True),
+    build=SameSuitUpOrDown(wrap=True),
+    deal=Deal(rounds=5, extra_to=(0, 5)),
+)
+
+ARCHWAY = GameRules(
+    slug="archway",
+    name="Archway",
+    summary="Two decks: four central piles, an arch of reserves by rank, eight foundations.",
+    tableau=4,
+    left_wing=0,
+    foundations=_suited(dealt=True) + _suited(step=-1, first_rank=KING, dealt=True),
+    build=NoBuilding(),
+    deal=Deal(rounds=12, rest_to_reserves=True),
+    decks=2,
+    reserves=True,
+)
+
+GAMES: dict[str, GameRules] = {
+    rules.slug: rules
+    for rules in (BELEAGUERED_CASTLE, CITADEL, STREETS_AND_ALLEYS, FORTRESS, CHESSBOARD, ARCHWAY)
+}
+"""The games by slug, in the order the site lists them."""
+
+_ALIASES = {alias: rules for rules in GAMES.values() for alias in rules.aliases}
+
+
+def get_game(slug: str) -> GameRules:
+    """The rules for a slug or alias; :class:`UnknownGame` names the slug otherwise.
+
+    >>> get_game("beleaguered-fortress") is get_game("beleaguered-castle")
+    True
+    """
+    rules = GAMES.get(slug) or _ALIASES.get(slug)
+    if rules is None:
+        raise UnknownGame(f"unknown game {slug!r}: choose one of {', '.join(GAMES)}")
+    return rules
