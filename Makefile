@@ -1,0 +1,72 @@
+# The few commands a person types. Tools run from .venv/bin: no activation needed.
+VENV := .venv
+PY := $(VENV)/bin/python
+CHROMIUM := /usr/bin/chromium
+SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
+DEV := DEBUG=1
+# `serve` runs the production settings over plain HTTP on this machine only.
+SERVE := SECRET_KEY="$${SECRET_KEY:-castle-local-serve-only}" \
+	ALLOWED_HOSTS="$${ALLOWED_HOSTS:-127.0.0.1,localhost}" \
+	SECURE_SSL_REDIRECT="$${SECURE_SSL_REDIRECT:-0}"
+
+.PHONY: setup run test lint fmt bench bench-solver serve clean
+
+setup: $(VENV)/.stamp-setup
+
+run: setup
+	$(DEV) $(PY) manage.py migrate
+	$(DEV) $(PY) manage.py runserver 127.0.0.1:8000
+
+test: $(VENV)/.stamp-test $(CHROMIUM)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/pytest
+
+lint: $(VENV)/.stamp-test
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
+
+fmt: $(VENV)/.stamp-test
+	$(VENV)/bin/ruff check --fix .
+	$(VENV)/bin/ruff format .
+
+bench: setup
+	$(PY) -m games.bench
+
+bench-solver: setup
+	$(PY) -m games.rules.bench_solver
+
+serve: setup
+	$(SERVE) $(PY) manage.py migrate --noinput
+	$(SERVE) $(PY) manage.py collectstatic --noinput
+	$(SERVE) $(VENV)/bin/gunicorn castle_site.wsgi --workers 2 --bind 127.0.0.1:8000
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .mypy_cache .hypothesis test-results
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +
+
+# The first Python >= 3.12: python3 (pyenv reads .python-version), then PATH, then pyenv.
+$(PY):
+	@for py in python3 python3.13 python3.12 \
+		$$HOME/.pyenv/versions/3.13*/bin/python $$HOME/.pyenv/versions/3.12*/bin/python; do \
+	    if "$$py" -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null; then \
+	        echo "Creating $(VENV) with $$py ($$("$$py" --version))"; \
+	        "$$py" -m venv $(VENV); exit $$?; \
+	    fi; \
+	done; \
+	echo "Castle needs Python >= 3.12 (Django 6): none found as python3, python3.13," \
+		"python3.12 or under ~/.pyenv/versions. Install one and re-run make." >&2; \
+	exit 1
+
+$(VENV)/.stamp-setup: pyproject.toml requirements.txt | $(PY)
+	$(PY) -m pip install -q -r requirements.txt
+	touch $@
+
+$(VENV)/.stamp-test: pyproject.toml requirements.txt requirements-test.txt | $(PY)
+	$(PY) -m pip install -q -r requirements-test.txt
+	touch $@
+
+$(CHROMIUM):
+	$(SUDO) apt-get install -y chromium || \
+		{ $(SUDO) apt-get update && $(SUDO) apt-get install -y chromium; }
