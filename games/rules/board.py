@@ -67,7 +67,7 @@ class Board:
         self._t = rules.tableau
         self._f0 = rules.tableau
         self._r0 = rules.tableau + len(rules.foundations)
-        self.pile_names: Final = (
+        self.pile_names: list[str] = (
             [f"t{i + 1}" for i in range(rules.tableau)]
             + [f"f{i + 1}" for i in range(len(rules.foundations))]
             + [f"r{i + 1}" for i in range(13 if rules.reserves else 0)]
