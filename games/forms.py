@@ -1,0 +1,51 @@
+"""Request parsing: every field bounded, every error a sentence (answered with a 4xx)."""
+
+from __future__ import annotations
+
+from django import forms
+
+from games.rules import MAX_DEAL
+
+PLY_LIMIT = 100_000
+
+
+class _Form(forms.Form):
+    def error_text(self) -> str:
+        for field, errors in self.errors.items():
+            name = "" if field == "__all__" else f"{field}: "
+            return f"{name}{errors[0]}"
+        return ""
+
+
+class PlayForm(_Form):
+    """``/play/GAME/?autoplay=0&option=take-back``."""
+
+    max_deal = MAX_DEAL
+    autoplay = forms.TypedChoiceField(
+        choices=[("0", "off"), ("1", "on")],
+        coerce=lambda value: value == "1",
+        required=False,
+        empty_value=None,
+    )
+    option = forms.MultipleChoiceField(choices=[("take-back", "take-back")], required=False)
+
+    @staticmethod
+    def deal_in_range(deal: int) -> bool:
+        return 1 <= deal <= MAX_DEAL
+
+    def clean(self) -> dict[str, object]:
+        data = super().clean() or {}
+        data["options"] = data.get("option") or []
+        return data
+
+
+class ActionForm(_Form):
+    ply = forms.IntegerField(min_value=0, max_value=PLY_LIMIT, required=False)
+
+
+class MoveForm(ActionForm):
+    move = forms.CharField(max_length=16, strip=True)
+    select = forms.CharField(max_length=8, required=False)
+
+    def selection(self) -> str | None:
+        return self.cleaned_data.get("select") or None

@@ -1,0 +1,109 @@
+"""Players, games and their moves. The move rows are the source of truth: a game's cached
+``position`` is always the replay of its current line (``Game.board()`` checks nothing
+else)."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+
+from games.rules import GAMES, MAX_DEAL, Board, get_game
+
+GAME_CHOICES = [(slug, rules.name) for slug, rules in GAMES.items()]
+
+
+class Player(models.Model):
+    """Whoever plays: anonymous (a long-lived session) until linked to an account."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    display_name = models.CharField(max_length=40, blank=True)
+    autoplay = models.BooleanField(default=True, help_text="Send safe cards to foundations.")
+    four_colour = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return self.display_name or f"Player {str(self.id)[:8]}"
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        PLAYING = "playing", "In progress"
+        WON = "won", "Won"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    game = models.CharField(max_length=32, choices=GAME_CHOICES)
+    deal = models.BigIntegerField()
+    options = models.JSONField(default=list, blank=True)
+    owner = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="games")
+    status = models.CharField(max_length=8, choices=Status, default=Status.PLAYING)
+    autoplay = models.BooleanField(default=True)
+    ply = models.PositiveIntegerField(default=0, help_text="Moves on the current line.")
+    position = models.TextField(help_text="Layout text: the replay of the current line.")
+    undos = models.PositiveIntegerField(default=0)
+    restart_ply = models.PositiveIntegerField(
+        null=True, blank=True, help_text="The ply a restart left, while undoing it is possible."
+    )
+    elapsed = models.DurationField(default=timedelta, help_text="Server-measured play time.")
+    active_at = models.DateTimeField(null=True, blank=True, help_text="The last action.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-updated_at"]
+        indexes = [models.Index(fields=["owner", "status", "-updated_at"], name="game_owner_idx")]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(deal__gte=1) & models.Q(deal__lte=MAX_DEAL),
+                name="game_deal_in_range",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(game__in=list(GAMES)), name="game_slug_known"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.rules.name} #{self.deal} ({self.get_status_display()})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("games:game", args=[self.id])
+
+    @property
+    def rules(self):  # type: ignore[no-untyped-def]
+        return get_game(self.game)
+
+    def fresh_board(self) -> Board:
+        return Board(self.game, self.deal, options=self.options)
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status == self.Status.WON
+
+
+class Move(models.Model):
+    """One ply of a game. Rows with ``undone`` set are the redo stack: they follow the current
+    line and are replaced when a different move is played there."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    ply = models.PositiveIntegerField(help_text="1 for the first move of the line.")
+    notation = models.CharField(max_length=16)
+    auto = models.BooleanField(default=False, help_text="Played by auto-play, not a click.")
+    undone = models.BooleanField(default=False)
+    played_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "ply"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "ply"], name="move_unique_game_ply"),
+            models.CheckConstraint(condition=models.Q(ply__gte=1), name="move_ply_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.ply}. {self.notation}{' (auto)' if self.auto else ''}"

@@ -1,0 +1,179 @@
+"""Turns a board into what the templates draw: rows of piles, cards with accessible names,
+the selected card and the legal destinations. No HTML here, no rules in the templates."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from games.rules import Board, Card, Move, NotationError, get_game
+from games.rules.cards import RANKS
+
+SUIT_SYMBOLS = "♣♦♥♠"
+SUIT_CLASSES = ("c", "d", "h", "s")
+
+
+@dataclass
+class CardView:
+    card: Card
+    label: str
+    source: str | None = None
+    """What selecting this card sends (``t3``, ``r:7H``): only available cards have one."""
+    action: str = ""
+    """``select`` or ``move``: which form the card's button submits (none: disabled)."""
+    value: str = ""
+
+    @property
+    def rank(self) -> str:
+        return "10" if self.card.rank == 10 else RANKS[self.card.rank - 1]
+
+    @property
+    def suit(self) -> str:
+        return SUIT_SYMBOLS[self.card.suit]
+
+    @property
+    def css(self) -> str:
+        return SUIT_CLASSES[self.card.suit]
+
+
+@dataclass
+class PileView:
+    name: str
+    label: str
+    kind: str
+    cards: list[CardView] = field(default_factory=list)
+    target: bool = False
+    """A legal destination for the selected card."""
+    selected: bool = False
+
+    @property
+    def top(self) -> CardView | None:
+        return self.cards[-1] if self.cards else None
+
+    slot: str = ""
+    """For an empty pile while a card is selected: the move that targets it."""
+
+
+@dataclass
+class RowView:
+    left: PileView | None
+    middle: PileView | None
+    right: PileView | None
+
+
+@dataclass
+class BoardView:
+    slug: str
+    layout: str
+    rows: list[RowView]
+    reserves: list[PileView]
+    central: list[PileView]
+    foundations: list[PileView]
+    selected: str | None
+    base_rank: str | None
+    legal: int
+
+
+def parse_selection(board: Board, text: str | None) -> str | None:
+    """A valid selection (``t3`` with a card, or ``r:7H`` present in the reserves) or None."""
+    if not text:
+        return None
+    try:
+        move = Move.from_notation(f"{text}-f")
+    except NotationError:
+        return None
+    if move.card is not None:
+        pile = board.pile(move.source) if move.source in board.pile_names else ()
+        return f"r:{move.card}" if move.card in pile else None
+    if move.source.startswith("t") and move.source in board.pile_names:
+        return move.source if board.pile(move.source) else None
+    if move.source.startswith("f") and any(m.source == move.source for m in board.legal_moves()):
+        return move.source
+    return None
+
+
+def board_view(board: Board, selected: str | None = None) -> BoardView:
+    rules = board.rules
+    legal = board.legal_moves()
+    targets = {m.target for m in legal if _source(m) == selected} if selected else set()
+    sources = {m.source for m in legal if m.source.startswith("f")}
+    piles = {name: _pile(board, name, targets, selected, sources) for name in board.pile_names}
+    tableau = [piles[f"t{i + 1}"] for i in range(rules.tableau)]
+    foundations = [piles[f"f{i + 1}"] for i in range(len(rules.foundations))]
+    reserves = [piles[n] for n in board.pile_names if n.startswith("r")]
+    rows: list[RowView] = []
+    if rules.left_wing:
+        right_wing = rules.tableau - rules.left_wing
+        for i in range(max(rules.left_wing, right_wing, len(foundations))):
+            rows.append(
+                RowView(
+                    tableau[i] if i < rules.left_wing else None,
+                    foundations[i] if i < len(foundations) else None,
+                    tableau[rules.left_wing + i] if i < right_wing else None,
+                )
+            )
+    base = board.base_rank
+    return BoardView(
+        slug=rules.slug,
+        layout="arch" if rules.reserves else "wings",
+        rows=rows,
+        reserves=reserves,
+        central=tableau if not rules.left_wing else [],
+        foundations=foundations,
+        selected=selected,
+        base_rank=None if base is None else RANKS[base - 1],
+        legal=len(legal),
+    )
+
+
+def _source(move: Move) -> str:
+    return f"r:{move.card}" if move.card is not None else move.source
+
+
+def _pile(
+    board: Board, name: str, targets: set[str], selected: str | None, sources: set[str]
+) -> PileView:
+    kind = name[0]
+    number = name[1:]
+    label = {"t": f"pile {number}", "f": f"foundation {number}", "r": f"reserve {number}"}[kind]
+    cards = board.pile(name)
+    views: list[CardView] = []
+    for index, card in enumerate(cards):
+        top = index == len(cards) - 1
+        if kind == "r":
+            views.append(CardView(card, f"{card.name}, {label}", f"r:{card}"))
+        elif kind == "t" and top:
+            views.append(CardView(card, f"{card.name}, top of {label}", name))
+        elif kind == "f" and top:
+            source = name if name in sources else None
+            views.append(CardView(card, f"{card.name}, top of {label}", source))
+        elif kind == "t":
+            views.append(CardView(card, f"{card.name}, {label}, covered"))
+    if kind == "f":
+        views = views[-1:]
+    pile = PileView(name, label, kind, views, target=name in targets)
+    pile.selected = selected is not None and selected.split(":")[0] == name
+    _set_actions(pile, selected)
+    return pile
+
+
+def _set_actions(pile: PileView, selected: str | None) -> None:
+    """What each button does: select a card, or (with a card selected) move it here."""
+    if selected is None:
+        for card in pile.cards:
+            if card.source:
+                card.action, card.value = "select", card.source
+        return
+    for card in pile.cards:
+        if card.source == selected:
+            card.action, card.value = "move", f"{selected}-f"
+    if pile.kind == "r":
+        return
+    if pile.top is None:
+        pile.slot = f"{selected}-{pile.name}"
+    elif not pile.top.action:
+        pile.top.action, pile.top.value = "move", f"{selected}-{pile.name}"
+
+
+def layout_preview(slug: str) -> BoardView:
+    """A game's deal 1, for the home page's picture of its layout."""
+    return board_view(Board(get_game(slug), 1))

@@ -1,0 +1,20 @@
+from datetime import timedelta
+
+from django import template
+
+register = template.Library()
+
+
+@register.filter
+def clock(value: timedelta) -> str:
+    """``3:07`` or ``1:02:03``: play time as players read it."""
+    seconds = int(value.total_seconds())
+    hours, rest = divmod(seconds, 3600)
+    minutes, seconds = divmod(rest, 60)
+    return f"{hours}:{minutes:02}:{seconds:02}" if hours else f"{minutes}:{seconds:02}"
+
+
+@register.filter
+def duration_iso(value: timedelta) -> str:
+    """``PT187S``: the machine-readable form for ``<time datetime>``."""
+    return f"PT{int(value.total_seconds())}S"

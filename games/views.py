@@ -1,0 +1,218 @@
+"""Thin views: parse the request, call a service, render a page or its partials.
+
+htmx requests get the changed partials of the same page template (``games/game.html#board``
+plus out-of-band counter and status); plain forms get POST/redirect/GET, and a refused move
+renders the full page with its 4xx status and the reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import reswap, retarget
+
+from games import services
+from games.forms import ActionForm, MoveForm, PlayForm
+from games.models import Game
+from games.players import current_player, known_player
+from games.presentation import board_view, layout_preview, parse_selection
+from games.rules import GAMES, RulesError, get_game
+
+GAME_PAGE = "games/game.html"
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    previews = [(rules, layout_preview(slug)) for slug, rules in GAMES.items()]
+    player = known_player(request)
+    resume = player.games.filter(status=Game.Status.PLAYING).first() if player else None
+    return render(request, "games/home.html", {"previews": previews, "resume": resume})
+
+
+@require_GET
+def rules_page(request: HttpRequest, slug: str) -> HttpResponse:
+    rules = _rules_or_404(slug)
+    return render(request, f"games/rules/{rules.slug}.html", {"rules": rules})
+
+
+@require_GET
+def play(request: HttpRequest, slug: str, deal: int | None = None) -> HttpResponse:
+    """Start a game (a random deal, or the one in the URL) and go to its page."""
+    rules = _rules_or_404(slug)
+    form = PlayForm(request.GET)
+    if not form.is_valid() or (deal is not None and not PlayForm.deal_in_range(deal)):
+        return _bad_request(
+            request, form.error_text() or f"Deal numbers run from 1 to {form.max_deal}."
+        )
+    try:
+        game = services.game_start(
+            player=current_player(request),
+            game=rules.slug,
+            deal=deal,
+            autoplay=form.cleaned_data["autoplay"],
+            options=form.cleaned_data["options"],
+            now=timezone.now(),
+        )
+    except RulesError as error:
+        return _bad_request(request, str(error))
+    return redirect(game)
+
+
+@require_GET
+def game_page(request: HttpRequest, game_id: str) -> HttpResponse:
+    game = get_object_or_404(Game, pk=game_id)
+    board = services.game_board(game)
+    selected = parse_selection(board, request.GET.get("select")) if _owns(request, game) else None
+    context = _context(request, game, board, selected)
+    template = GAME_PAGE + ("#board" if request.htmx else "")
+    return render(request, template, context)
+
+
+@require_POST
+def move(request: HttpRequest, game_id: str) -> HttpResponse:
+    form = MoveForm(request.POST)
+    if not form.is_valid():
+        return _refused(request, game_id, form.error_text(), status=400)
+    return _act(
+        request,
+        game_id,
+        lambda **kw: services.game_play_move(notation=form.cleaned_data["move"], **kw),
+        expected_ply=form.cleaned_data["ply"],
+        selected=form.selection(),
+    )
+
+
+def _action(service: Callable[..., services.Outcome]) -> Callable[..., HttpResponse]:
+    @require_POST
+    def view(request: HttpRequest, game_id: str) -> HttpResponse:
+        form = ActionForm(request.POST)
+        if not form.is_valid():
+            return _refused(request, game_id, form.error_text(), status=400)
+        return _act(request, game_id, service, expected_ply=form.cleaned_data["ply"])
+
+    view.__name__ = service.__name__.removeprefix("game_")
+    return view
+
+
+undo = _action(services.game_undo)
+redo = _action(services.game_redo)
+restart = _action(services.game_restart)
+
+
+@require_POST
+def autoplay(request: HttpRequest, game_id: str) -> HttpResponse:
+    on = request.POST.get("autoplay") == "1"
+    return _act(
+        request,
+        game_id,
+        lambda expected_ply, **kw: services.game_set_autoplay(on=on, **kw),
+        expected_ply=None,
+    )
+
+
+@require_GET
+def record(request: HttpRequest, game_id: str) -> HttpResponse:
+    game = get_object_or_404(Game, pk=game_id)
+    text = services.game_record(game).to_text()
+    return HttpResponse(text, content_type="text/plain; charset=utf-8")
+
+
+# -- helpers ------------------------------------------------------------------------------
+
+
+def _act(
+    request: HttpRequest,
+    game_id: str,
+    service: Callable[..., services.Outcome],
+    *,
+    expected_ply: int | None,
+    selected: str | None = None,
+) -> HttpResponse:
+    game = get_object_or_404(Game, pk=game_id)
+    try:
+        outcome = service(
+            game_id=game.pk,
+            player=current_player(request),
+            expected_ply=expected_ply,
+            now=timezone.now(),
+        )
+    except services.NotOwner as error:
+        return _refused(request, game_id, str(error), status=403)
+    except services.GameConflict as error:
+        return _conflict(request, error)
+    except RulesError as error:
+        return _refused(request, game_id, str(error), status=422, selected=selected)
+    if not request.htmx:
+        return _see_other(outcome.game)
+    context = _context(request, outcome.game, outcome.board, None)
+    return render(request, "games/move_response.html", context)
+
+
+def _see_other(game: Game) -> HttpResponse:
+    response = HttpResponse(status=303)
+    response["Location"] = game.get_absolute_url()
+    return response
+
+
+def _conflict(request: HttpRequest, error: services.GameConflict) -> HttpResponse:
+    game = error.game
+    board = services.game_board(game)
+    context = _context(request, game, board, None, message=str(error))
+    template = "games/move_response.html" if request.htmx else GAME_PAGE
+    return render(request, template, context, status=409)
+
+
+def _refused(
+    request: HttpRequest, game_id: str, reason: str, *, status: int, selected: str | None = None
+) -> HttpResponse:
+    """The board stays as it was; the player reads why."""
+    game = get_object_or_404(Game, pk=game_id)
+    if request.htmx:
+        response = render(
+            request, GAME_PAGE + "#status", {"message": reason, "error": True}, status=status
+        )
+        return reswap(retarget(response, "#status"), "outerHTML")
+    board = services.game_board(game)
+    keep = selected if _owns(request, game) else None
+    context = _context(request, game, board, parse_selection(board, keep), message=reason)
+    return render(request, GAME_PAGE, context, status=status)
+
+
+def _context(
+    request: HttpRequest, game: Game, board: Any, selected: str | None, *, message: str = ""
+) -> dict[str, Any]:
+    owner = _owns(request, game)
+    return {
+        "game": game,
+        "rules": game.rules,
+        "board": board,
+        "view": board_view(board, selected if owner else None),
+        "owner": owner,
+        "message": message,
+        "error": bool(message),
+        "won": board.is_won(),
+        "stuck": owner and not board.is_won() and board.is_cycle_stuck(),
+        "can_undo": owner and (game.ply > 0 or bool(game.restart_ply)),
+        "can_redo": owner and game.moves.filter(undone=True).exists(),
+    }
+
+
+def _owns(request: HttpRequest, game: Game) -> bool:
+    player = known_player(request)
+    return player is not None and player.pk == game.owner_id
+
+
+def _rules_or_404(slug: str):  # type: ignore[no-untyped-def]
+    try:
+        return get_game(slug)
+    except RulesError as error:
+        raise Http404(str(error)) from error
+
+
+def _bad_request(request: HttpRequest, reason: str) -> HttpResponse:
+    return render(request, "games/error.html", {"message": reason}, status=400)

@@ -1,0 +1,69 @@
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+import pytest
+from django.test import Client
+
+from games import services
+from games.models import Game, Player
+from games.players import SESSION_KEY
+
+
+@pytest.fixture
+def now() -> datetime:
+    return datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
+
+
+@pytest.fixture
+def player(db: None) -> Player:
+    return Player.objects.create()
+
+
+def _client_for(player: Player, **kwargs: object) -> Client:
+    client = Client(**kwargs)
+    session = client.session
+    session[SESSION_KEY] = str(player.pk)
+    session.save()
+    return client
+
+
+@pytest.fixture
+def client_for() -> Callable[..., Client]:
+    """A browser whose session belongs to the given player (Client options as keywords)."""
+    return _client_for
+
+
+@pytest.fixture
+def owner_client(player: Player) -> Client:
+    """A browser whose session belongs to ``player``."""
+    return _client_for(player)
+
+
+@pytest.fixture
+def other_client(db: None) -> Client:
+    """Someone else's browser."""
+    return _client_for(Player.objects.create())
+
+
+@pytest.fixture
+def start_game(player: Player, now: datetime) -> Callable[..., Game]:
+    def start(game: str = "beleaguered-castle", deal: int = 1, *, autoplay: bool = False) -> Game:
+        return services.game_start(player=player, game=game, deal=deal, autoplay=autoplay, now=now)
+
+    return start
+
+
+@pytest.fixture
+def game(start_game: Callable[..., Game]) -> Game:
+    """Beleaguered Castle deal 1 without auto-play; t3-t6 and t7-f3 are legal, t6-t2 is not."""
+    return start_game()
+
+
+@pytest.fixture
+def stored_moves() -> Callable[[Game], list[tuple[int, str, bool, bool]]]:
+    """The game's move rows as (ply, notation, auto, undone)."""
+
+    def rows(game: Game) -> list[tuple[int, str, bool, bool]]:
+        return list(game.moves.order_by("ply").values_list("ply", "notation", "auto", "undone"))
+
+    return rows

@@ -1,0 +1,161 @@
+import random
+import subprocess
+import sys
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games import services
+from games.models import Game
+from games.rules import Board
+
+HX = {"HX-Request": "true"}
+
+
+def act(client: Client, game: Game, action: str, ply: int | None = None, **headers: str):
+    data = {} if ply is None else {"ply": str(ply)}
+    return client.post(reverse(f"games:{action}", args=[game.pk]), data, headers=headers)
+
+
+def play(client: Client, game: Game, move: str):
+    return client.post(reverse("games:move", args=[game.pk]), {"move": move})
+
+
+def test_undo_takes_back_the_player_move_with_its_autoplay(
+    owner_client: Client, start_game, stored_moves
+) -> None:
+    game = start_game("beleaguered-castle", 1, autoplay=True)
+    play(owner_client, game, "t3-t6")
+    game.refresh_from_db()
+    line = [m for m in stored_moves(game) if not m[3]]
+    assert line[1] == (2, "t3-t6", False, False)
+
+    response = act(owner_client, game, "undo", game.ply, **HX)
+
+    assert response.status_code == 200
+    game.refresh_from_db()
+    assert game.ply == 1 and game.undos == 1
+    assert [m[1] for m in stored_moves(game) if not m[3]] == ["t7-f3"]
+    assert game.position == services.game_board(game).layout()
+
+
+def test_the_opening_autoplay_cannot_be_undone(owner_client: Client, start_game) -> None:
+    game = start_game("beleaguered-castle", 1, autoplay=True)
+
+    response = act(owner_client, game, "undo", 1, **HX)
+
+    assert response.status_code == 422
+    assert "no move to undo" in response.content.decode()
+
+
+def test_redo_plays_the_undone_move_again(owner_client: Client, game: Game, stored_moves) -> None:
+    play(owner_client, game, "t3-t6")
+    act(owner_client, game, "undo", 1)
+
+    response = act(owner_client, game, "redo", 0)
+
+    assert response.status_code == 303
+    game.refresh_from_db()
+    assert game.ply == 1
+    assert stored_moves(game) == [(1, "t3-t6", False, False)]
+
+
+def test_a_new_move_after_undo_replaces_the_redo_line(
+    owner_client: Client, game: Game, stored_moves
+) -> None:
+    play(owner_client, game, "t3-t6")
+    act(owner_client, game, "undo", 1)
+
+    play(owner_client, game, "t7-f3")
+
+    assert stored_moves(game) == [(1, "t7-f3", False, False)]
+    assert act(owner_client, game, "redo", 1, **HX).status_code == 422
+
+
+def test_restart_goes_back_to_the_deal_and_one_undo_returns(
+    owner_client: Client, game: Game
+) -> None:
+    for _ in range(3):
+        move = services.game_board(game).legal_moves()[0]
+        assert play(owner_client, game, move.notation()).status_code == 303
+    game.refresh_from_db()
+    before = game.position
+
+    assert act(owner_client, game, "restart", 3).status_code == 303
+    game.refresh_from_db()
+    assert game.ply == 0 and game.position == Board("beleaguered-castle", 1).layout()
+
+    assert act(owner_client, game, "undo", 0).status_code == 303
+    game.refresh_from_db()
+    assert game.ply == 3 and game.position == before
+
+
+@pytest.mark.parametrize("action", ["undo", "redo", "restart", "autoplay"])
+def test_actions_on_someone_elses_game_are_403(
+    other_client: Client, game: Game, action: str
+) -> None:
+    assert act(other_client, game, action, 0).status_code == 403
+
+
+@pytest.mark.parametrize("action", ["undo", "redo", "restart"])
+def test_stale_actions_are_409(owner_client: Client, game: Game, action: str) -> None:
+    play(owner_client, game, "t3-t6")
+
+    assert act(owner_client, game, action, 0, **HX).status_code == 409
+
+
+def test_switching_autoplay_on_plays_safe_moves_and_saves_the_preference(
+    owner_client: Client, game: Game, player
+) -> None:
+    response = owner_client.post(reverse("games:autoplay", args=[game.pk]), {"autoplay": "1"})
+
+    assert response.status_code == 303
+    game.refresh_from_db()
+    player.refresh_from_db()
+    assert game.autoplay and player.autoplay
+    assert list(game.moves.values_list("notation", "auto")) == [("t7-f3", True)]
+
+
+def test_record_is_plain_text_that_the_command_line_accepts(
+    owner_client: Client, game: Game
+) -> None:
+    for move in ("t3-t6", "t7-f3"):
+        play(owner_client, game, move)
+
+    response = owner_client.get(reverse("games:record", args=[game.pk]))
+
+    assert response["Content-Type"].startswith("text/plain")
+    assert response.content.decode() == "game: beleaguered-castle\ndeal: 1\nt3-t6 t7-f3\n"
+    checked = subprocess.run(
+        [sys.executable, "-m", "games.rules", "check", "beleaguered-castle", "1"],
+        input=response.content.decode(),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert checked.stdout == "not won: 2 moves, 5 cards on foundations\n"
+
+
+@pytest.mark.parametrize("slug", ["citadel", "fortress", "chessboard", "archway"])
+def test_cached_position_always_equals_the_replay_of_the_moves(
+    slug: str, player, now, owner_client: Client
+) -> None:
+    rng = random.Random(slug)
+    game = services.game_start(player=player, game=slug, deal=7, autoplay=True, now=now)
+    for _ in range(40):
+        game.refresh_from_db()
+        board = services.game_board(game)
+        roll = rng.random()
+        if roll < 0.15 and game.ply:
+            act(owner_client, game, "undo", game.ply)
+        elif roll < 0.25:
+            act(owner_client, game, "redo", game.ply)
+        elif moves := board.legal_moves():
+            play(owner_client, game, rng.choice(moves).notation())
+        game.refresh_from_db()
+        replay = services.game_board(game)
+        assert game.position == replay.layout()
+        assert game.ply == replay.ply == game.moves.filter(undone=False).count()
+        plies = list(game.moves.filter(undone=False).values_list("ply", flat=True))
+        assert plies == list(range(1, game.ply + 1))

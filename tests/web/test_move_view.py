@@ -1,0 +1,162 @@
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games.models import Game, Player
+from games.services import game_board
+
+HX = {"HX-Request": "true"}
+
+
+def move_url(game: Game) -> str:
+    return reverse("games:move", args=[game.pk])
+
+
+def test_htmx_move_returns_board_and_out_of_band_counter(
+    owner_client: Client, game: Game, stored_moves
+) -> None:
+    response = owner_client.post(move_url(game), {"move": "t3-t6", "ply": "0"}, headers=HX)
+
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert body.lstrip().startswith('<div id="board"')
+    assert 'id="counter" class="counter" hx-swap-oob="true"' in body
+    assert 'id="status"' in body and 'id="controls"' in body
+    assert stored_moves(game) == [(1, "t3-t6", False, False)]
+
+
+def test_plain_form_move_redirects_to_the_game_page(
+    owner_client: Client, game: Game, stored_moves
+) -> None:
+    response = owner_client.post(move_url(game), {"move": "t3-t6", "ply": "0"})
+
+    assert response.status_code == 303
+    assert response["Location"] == game.get_absolute_url()
+    assert stored_moves(game) == [(1, "t3-t6", False, False)]
+
+
+@pytest.mark.parametrize("htmx", [True, False])
+def test_illegal_move_is_explained_with_422_and_changes_nothing(
+    owner_client: Client, game: Game, htmx: bool, stored_moves
+) -> None:
+    response = owner_client.post(
+        move_url(game), {"move": "t6-t2", "ply": "0", "select": "t6"}, headers=HX if htmx else {}
+    )
+
+    assert response.status_code == 422
+    assert "A 9 can only go on a 10, not on 3D" in response.content.decode()
+    assert stored_moves(game) == []
+    game.refresh_from_db()
+    assert game.ply == 0
+    if htmx:
+        assert response["HX-Retarget"] == "#status"
+    else:
+        assert re.search(
+            r'class="[^"]*\bselected\b[^"]*" data-pile="t6"', response.content.decode()
+        )
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"move": "zz", "ply": "0"},
+        {"move": "t99-t1", "ply": "0"},
+        {"move": "t3-r1", "ply": "0"},
+        {"move": "r:7H-f3", "ply": "0"},
+        {"move": "", "ply": "0"},
+        {"ply": "0"},
+        {"move": "t3-t6", "ply": "-1"},
+        {"move": "t3-t6", "ply": "abc"},
+        {"move": "t3-t6", "ply": str(10**30)},
+        {"move": "x" * 5000, "ply": "0"},
+    ],
+)
+def test_bad_move_input_gets_4xx_and_changes_nothing(
+    owner_client: Client, game: Game, data: dict[str, str], stored_moves
+) -> None:
+    response = owner_client.post(move_url(game), data, headers=HX)
+
+    assert 400 <= response.status_code < 500
+    assert stored_moves(game) == []
+
+
+@pytest.mark.parametrize("htmx", [True, False])
+def test_stale_ply_gets_409_and_the_current_board(
+    owner_client: Client, game: Game, htmx: bool, stored_moves
+) -> None:
+    owner_client.post(move_url(game), {"move": "t3-t6", "ply": "0"})
+
+    response = owner_client.post(
+        move_url(game), {"move": "t7-f3", "ply": "0"}, headers=HX if htmx else {}
+    )
+
+    assert response.status_code == 409
+    assert "moved on in another tab" in response.content.decode()
+    assert 'name="ply" value="1"' in response.content.decode()
+    assert stored_moves(game) == [(1, "t3-t6", False, False)]
+
+
+def test_a_double_click_stores_the_move_once(
+    owner_client: Client, game: Game, stored_moves
+) -> None:
+    first = owner_client.post(move_url(game), {"move": "t3-t6", "ply": "0"}, headers=HX)
+    second = owner_client.post(move_url(game), {"move": "t3-t6", "ply": "0"}, headers=HX)
+
+    assert (first.status_code, second.status_code) == (200, 409)
+    assert stored_moves(game) == [(1, "t3-t6", False, False)]
+
+
+def test_move_without_ply_is_played_on_the_current_position(
+    owner_client: Client, game: Game, stored_moves
+) -> None:
+    response = owner_client.post(move_url(game), {"move": "t7-f"})
+
+    assert response.status_code == 303
+    assert stored_moves(game) == [(1, "t7-f3", False, False)]
+
+
+def test_someone_elses_game_answers_403_and_changes_nothing(
+    other_client: Client, game: Game, stored_moves
+) -> None:
+    for htmx in (True, False):
+        response = other_client.post(
+            move_url(game), {"move": "t3-t6", "ply": "0"}, headers=HX if htmx else {}
+        )
+        assert response.status_code == 403
+    assert stored_moves(game) == []
+
+
+def test_missing_csrf_token_is_refused(
+    player: Player, game: Game, client_for, stored_moves
+) -> None:
+    client = client_for(player, enforce_csrf_checks=True)
+
+    response = client.post(move_url(game), {"move": "t3-t6", "ply": "0"})
+
+    assert response.status_code == 403
+    assert stored_moves(game) == []
+
+
+def test_unknown_game_id_is_404(owner_client: Client, db: None) -> None:
+    url = reverse("games:move", args=["00000000-0000-0000-0000-000000000000"])
+
+    assert owner_client.post(url, {"move": "t3-t6"}).status_code == 404
+    assert owner_client.post("/games/not-a-uuid/moves", {"move": "t3-t6"}).status_code == 404
+
+
+def test_get_on_the_move_endpoint_is_405(owner_client: Client, game: Game) -> None:
+    assert owner_client.get(move_url(game)).status_code == 405
+
+
+def test_autoplay_sends_safe_cards_up_and_records_them(
+    owner_client: Client, start_game, player: Player, stored_moves
+) -> None:
+    game = start_game("beleaguered-castle", 1, autoplay=True)
+    assert stored_moves(game) == [(1, "t7-f3", True, False)]
+
+    owner_client.post(move_url(game), {"move": "t3-t6", "ply": "1"})
+
+    game.refresh_from_db()
+    assert game.ply == game_board(game).ply == len(stored_moves(game))

@@ -1,0 +1,133 @@
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games.models import Game
+from games.rules import GAMES, MAX_DEAL
+
+HX = {"HX-Request": "true"}
+
+
+def test_home_lists_every_game_with_rules_and_new_game_links(client: Client, db: None) -> None:
+    body = client.get("/").content.decode()
+
+    for slug, rules in GAMES.items():
+        assert rules.name in body
+        assert reverse("games:play", args=[slug]) in body
+        assert reverse("games:rules", args=[slug]) in body
+
+
+def test_home_offers_to_continue_the_latest_unfinished_game(
+    owner_client: Client, game: Game
+) -> None:
+    body = owner_client.get("/").content.decode()
+
+    assert f'href="{game.get_absolute_url()}"' in body
+    assert "Continue" in body
+
+
+@pytest.mark.parametrize("slug", [*GAMES, "beleaguered-fortress"])
+def test_every_game_has_a_rules_page(client: Client, slug: str) -> None:
+    assert client.get(reverse("games:rules", args=[slug])).status_code == 200
+
+
+def test_unknown_game_is_404(client: Client, db: None) -> None:
+    assert client.get("/rules/klondike/").status_code == 404
+    assert client.get("/play/klondike/").status_code == 404
+    assert Game.objects.count() == 0
+
+
+def test_play_a_deal_redirects_to_a_new_game_page(client: Client, db: None) -> None:
+    response = client.get("/play/fortress/123/")
+
+    game = Game.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == game.get_absolute_url()
+    assert (game.game, game.deal) == ("fortress", 123)
+
+
+def test_play_without_a_deal_picks_a_random_one(client: Client, db: None) -> None:
+    client.get("/play/citadel/")
+    client.get("/play/citadel/")
+
+    deals = set(Game.objects.values_list("deal", flat=True))
+    assert len(deals) == 2 and all(1 <= d <= MAX_DEAL for d in deals)
+
+
+def test_the_alias_starts_the_same_game(client: Client, db: None) -> None:
+    client.get("/play/beleaguered-fortress/1/")
+
+    assert Game.objects.get().game == "beleaguered-castle"
+
+
+@pytest.mark.parametrize("query,autoplay", [("?autoplay=0", False), ("?autoplay=1", True)])
+def test_autoplay_parameter_starts_the_game_with_it_off_or_on(
+    client: Client, db: None, query: str, autoplay: bool
+) -> None:
+    client.get("/play/beleaguered-castle/1/" + query)
+
+    game = Game.objects.get()
+    assert game.autoplay is autoplay
+    assert game.ply == (1 if autoplay else 0)
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/play/citadel/0/",
+        f"/play/citadel/{MAX_DEAL + 1}/",
+        "/play/citadel/1/?autoplay=maybe",
+        "/play/citadel/1/?option=take-back",
+        "/play/citadel/1/?option=cheat",
+    ],
+)
+def test_bad_start_requests_are_400_and_create_nothing(client: Client, db: None, url: str) -> None:
+    response = client.get(url)
+
+    assert response.status_code == 400
+    assert Game.objects.count() == 0
+
+
+def test_take_back_option_is_recorded_on_the_game(client: Client, db: None) -> None:
+    client.get("/play/beleaguered-castle/1/?option=take-back")
+
+    game = Game.objects.get()
+    assert game.options == ["take-back"]
+    assert "option: take-back" in client.get(reverse("games:record", args=[game.pk])).text
+
+
+def test_selecting_a_card_marks_its_legal_destinations(owner_client: Client, game: Game) -> None:
+    response = owner_client.get(game.get_absolute_url() + "?select=t7", headers=HX)
+
+    body = response.content.decode()
+    assert body.lstrip().startswith('<div id="board"')
+    targets = re.findall(r'class="[^"]*\btarget\b[^"]*" data-pile="(\w+)"', body)
+    assert sorted(targets) == ["f3", "t2"]
+    assert 'value="t7-f"' in body
+    assert 'value="t7-t2"' in body
+
+
+@pytest.mark.parametrize("select", ["t99", "f1", "r:7H", "zz", "t3-t4", ""])
+def test_a_bad_selection_is_ignored(owner_client: Client, game: Game, select: str) -> None:
+    response = owner_client.get(game.get_absolute_url(), {"select": select})
+
+    assert response.status_code == 200
+    assert "selecting" not in response.content.decode()
+
+
+def test_a_watcher_sees_the_board_without_controls(other_client: Client, game: Game) -> None:
+    body = other_client.get(game.get_absolute_url() + "?select=t7").content.decode()
+
+    assert "Undo" not in body
+    assert 'name="select"' in body
+    assert "selecting" not in body
+
+
+def test_every_card_is_a_button_with_an_accessible_name(client: Client, game: Game) -> None:
+    body = client.get(game.get_absolute_url()).content.decode()
+
+    assert body.count("<button") >= 52
+    assert 'aria-label="Six of hearts, top of pile 8"' in body
+    assert 'disabled aria-label="Queen of spades, pile 8, covered"' in body
