@@ -210,6 +210,8 @@ class Board:
                     continue
                 rank = next_rank(pile[-1].rank, spec.step, wrap=spec.wrap)
                 ranks: Iterable[int] = () if rank is None else (rank,)
+            elif spec.first_rank is not None:
+                ranks = (spec.first_rank,)
             elif base is not None:
                 ranks = (base,)
             else:
@@ -360,7 +362,7 @@ class Board:
         if len(pile) == 13:
             return f"{self.pile_names[target]} is complete"
         if not pile:
-            base = self.base_rank
+            base = spec.first_rank or self.base_rank
             return f"Only a card of the base rank {_rank(base)} can start a foundation"
         rank = next_rank(pile[-1].rank, spec.step, wrap=spec.wrap)
         wanted = Card(rank, spec.suit) if rank else None
@@ -397,8 +399,13 @@ class Board:
         """
         if self.is_won():
             return False
-        seen = set(self.positions_seen())
-        for raw in self.raw_legal_moves():
+        moves = self.raw_legal_moves()
+        f0, r0 = self._f0, self._r0
+        monotonic = not self._take_back
+        if monotonic and any(f0 <= target < r0 for _, target, _ in moves):
+            return False  # more cards on the foundations than ever before: a new position
+        seen = set(self.positions_seen(since_foundation_move=monotonic))
+        for raw in moves:
             self.push(raw)
             fresh = self.position_key() not in seen
             self.pop()
@@ -406,14 +413,38 @@ class Board:
                 return False
         return True
 
-    def positions_seen(self) -> Iterator[tuple[tuple[int, ...], ...]]:
-        """The position keys from the deal through the current position."""
+    def positions_seen(
+        self, *, since_foundation_move: bool = False
+    ) -> Iterator[tuple[tuple[int, ...], ...]]:
+        """The position keys from the deal through the current position.
+
+        With ``since_foundation_move``, only those after the last move to a foundation: when
+        foundation cards never come back, no earlier position can occur again.
+        """
+        if since_foundation_move:
+            f0, r0 = self._f0, self._r0
+            last = max((i for i, e in enumerate(self._stack) if f0 <= e[1] < r0), default=-1)
+            if last >= 0:
+                yield from self._keys_back_to(last + 1)
+                return
         start = self._initial
         piles = [list(p) for p in (*start.tableau, *start.foundations, *start.reserves)]
         yield tuple(map(tuple, piles))
         for source, target, card, at in self._stack:
             del piles[source][at]
             piles[target].append(card)
+            yield tuple(map(tuple, piles))
+
+    def _keys_back_to(self, ply: int) -> Iterator[tuple[tuple[int, ...], ...]]:
+        """The position keys from ``ply`` to now, walking back from the current position."""
+        piles = [list(p) for p in self._piles]
+        yield tuple(map(tuple, piles))
+        for source, target, card, at in reversed(self._stack[ply:]):
+            piles[target].pop()
+            if at < 0:
+                piles[source].append(card)
+            else:
+                piles[source].insert(at, card)
             yield tuple(map(tuple, piles))
 
     def layout(self) -> str:

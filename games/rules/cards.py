@@ -63,6 +63,8 @@ class Card(int):
     @classmethod
     def from_code(cls, code: int) -> Card:
         """The card for the engine's integer code ``rank * 4 + suit``."""
+        if not 4 <= code <= 55:
+            raise NotationError(f"{code!r} is not a card code (4 to 55)")
         return _CARDS[code]
 
     @property

@@ -61,13 +61,15 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None) -> int
 
 
 def _check(game: str, number: int, path: str | None, out: TextIO) -> int:
-    board = Board(game, number)
+    Board(game, number)  # an unknown game or deal fails before any input is read
     try:
         text = sys.stdin.read() if path is None else _read(path)
     except (OSError, UnicodeDecodeError) as error:
         print(f"error: cannot read {path or 'stdin'}: {error}", file=sys.stderr)
         return 2
-    _, words = split_record(text)
+    headers, words = split_record(text)
+    # The command line names the game and deal; a record's option lines still apply.
+    board = Board(game, number, options=headers.get("option", []))
     try:
         play_words(board, words)
     except ReplayError as error:

@@ -40,7 +40,10 @@ class Move:
                 "(for example t3-t5, t3-f2, t3-f or r:7H-f3)"
             )
         if match["card"] is not None:
-            card = Card.from_str(match["card"])
+            try:
+                card = Card.from_str(match["card"])
+            except NotationError as error:
+                raise NotationError(f"{text!r}: {error}") from error
             return cls(f"r{card.rank}", match["target"], card)
         return cls(match["source"], match["target"])
 
