@@ -1,0 +1,97 @@
+"""Shared helpers for the engine tests: hand-built positions and random play."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+from hypothesis import strategies as st
+
+from games.rules import GAMES, Board, get_game
+from games.rules.cards import ALL_CARDS, parse_cards
+
+GOLDEN = Path(__file__).parent / "golden"
+
+GAME_SLUGS = list(GAMES)
+"""Every game, by slug, in the order the site lists them."""
+
+VARIANTS = [(slug, frozenset()) for slug in GAME_SLUGS] + [
+    ("beleaguered-castle", frozenset({"take-back"}))
+]
+"""Every game as played, plus Beleaguered Castle with its easing option."""
+
+
+def board_from(
+    game: str,
+    piles: dict[str, str],
+    *,
+    fill: tuple[str, ...] = (),
+    deal: int = 1,
+    options: tuple[str, ...] = (),
+) -> Board:
+    """A hand-built position through ``Board.from_layout``.
+
+    ``piles`` gives pile contents in notation, bottom card first. Every card of the game's
+    decks not named there is slipped under the piles of ``fill``, round-robin, so the named
+    top cards stay on top and the layout holds every card exactly once per deck. A ``fill``
+    pile not named in ``piles`` gets a top card from the rest too.
+    """
+    rules = get_game(game)
+    names = (
+        [f"f{i}" for i in range(1, len(rules.foundations) + 1)]
+        + [f"t{i}" for i in range(1, rules.tableau + 1)]
+        + ([f"r{i}" for i in range(1, 14)] if rules.reserves else [])
+    )
+    content = {name: parse_cards(piles.get(name, "")) for name in names}
+    unknown = set(piles) - set(names)
+    assert not unknown, f"{game} has no piles {unknown}"
+    used = Counter(card for cards in content.values() for card in cards)
+    # High cards first, so the cards right under the named tops are kings and queens: they
+    # neither fit a young foundation nor take the usual small cards.
+    rest = [card for card in reversed(ALL_CARDS) for _ in range(rules.decks - used[card])]
+    assert all(used[card] <= rules.decks for card in used), "a card is named too often"
+    assert fill or not rest, f"{len(rest)} cards left over and no pile to put them in"
+    for index, card in enumerate(rest):
+        content[fill[index % len(fill)]].insert(0, card)
+    lines = [f"game: {game}", f"deal: {deal}", *(f"option: {o}" for o in options)]
+    lines += [" ".join([f"{name}:", *map(str, content[name])]) for name in names]
+    return Board.from_layout("\n".join(lines) + "\n")
+
+
+def golden_layout(game: str, number: int) -> str:
+    return (GOLDEN / f"{game}-{number}.txt").read_text()
+
+
+def all_cards(board: Board) -> Counter[int]:
+    """The multiset of every card in the position, wherever it lies."""
+    return Counter(
+        card
+        for group in (board.tableau, board.foundations, board.reserves)
+        for pile in group
+        for card in pile
+    )
+
+
+def notations(moves: object) -> list[str]:
+    return [move.notation() for move in moves]  # type: ignore[attr-defined]
+
+
+@st.composite
+def played_boards(
+    draw: st.DrawFn,
+    game: str | None = None,
+    *,
+    max_moves: int = 40,
+    options: frozenset[str] | None = None,
+) -> Board:
+    """A board of a random game and deal after a few random legal moves."""
+    if game is None:
+        game, options = draw(st.sampled_from(VARIANTS))
+    number = draw(st.integers(min_value=1, max_value=2**63 - 1) | st.integers(1, 32000))
+    board = Board(game, number, options=options or ())
+    for _ in range(draw(st.integers(min_value=0, max_value=max_moves))):
+        moves = board.legal_moves()
+        if not moves:
+            break
+        board.play(draw(st.sampled_from(moves)))
+    return board

@@ -1,0 +1,133 @@
+import pytest
+
+from games.rules import (
+    Board,
+    GameRecord,
+    IllegalMove,
+    LayoutError,
+    Move,
+    ReplayError,
+    RulesError,
+    UnknownGame,
+)
+
+from .helpers import notations
+
+CITADEL_LINE = ["t7-t6", "t7-t1", "t7-f3", "t2-f3"]
+
+
+@pytest.fixture
+def played() -> Board:
+    board = Board("citadel", 1)
+    for move in CITADEL_LINE:
+        board.play(move)
+    return board
+
+
+def test_record_text_is_header_lines_then_moves(played: Board) -> None:
+    assert GameRecord.from_board(played).to_text() == (
+        "game: citadel\ndeal: 1\nt7-t6 t7-t1 t7-f3 t2-f3\n"
+    )
+
+
+def test_record_text_holds_ten_moves_per_line() -> None:
+    moves = tuple(Move.from_notation(f"t{i % 8 + 1}-f") for i in range(24))
+    text = GameRecord("citadel", 1, moves).to_text()
+
+    assert [len(line.split()) for line in text.splitlines()[2:]] == [10, 10, 4]
+
+
+def test_record_replays_to_the_same_position(played: Board) -> None:
+    record = GameRecord.from_text(GameRecord.from_board(played).to_text())
+
+    assert record == GameRecord.from_board(played)
+    assert record.moves == tuple(Move.from_notation(m) for m in CITADEL_LINE)
+    assert record.replay().layout() == played.layout()
+    assert record.replay().ply == 4
+
+
+def test_record_of_a_fresh_deal_has_no_moves() -> None:
+    record = GameRecord.from_board(Board("fortress", 9))
+
+    assert record.to_text() == "game: fortress\ndeal: 9\n"
+    assert record.replay().layout() == Board("fortress", 9).layout()
+
+
+def test_record_keeps_the_options(played: Board) -> None:
+    board = Board("beleaguered-castle", 1, options={"take-back"})
+    record = GameRecord.from_board(board)
+
+    assert record.to_text() == "game: beleaguered-castle\ndeal: 1\noption: take-back\n"
+    assert GameRecord.from_text(record.to_text()).options == frozenset({"take-back"})
+    assert record.replay().options == frozenset({"take-back"})
+
+
+def test_record_reads_moves_spread_over_lines_with_extra_white_space() -> None:
+    text = "game: citadel\n  deal: 1\n\nt7-t6\tt7-t1\n\n   t7-f3\nt2-f\n"
+
+    assert notations(GameRecord.from_text(text).moves) == CITADEL_LINE
+
+
+def test_record_stores_resolved_foundation_targets() -> None:
+    record = GameRecord.from_text("game: citadel\ndeal: 1\nt7-t6 t7-t1 t7-f\n")
+
+    assert notations(record.moves)[-1] == "t7-f3"
+
+
+def test_archway_reserve_moves_are_not_mistaken_for_header_lines() -> None:
+    board = Board("archway", 1)
+    reserve_moves = [m for m in board.legal_moves() if m.card is not None]
+    board.play(reserve_moves[0])
+    text = GameRecord.from_board(board).to_text()
+
+    assert text.splitlines()[-1].startswith("r:")
+    assert GameRecord.from_text(text).replay().layout() == board.layout()
+
+
+def test_illegal_move_in_a_record_names_its_number_text_and_reason() -> None:
+    with pytest.raises(ReplayError) as error:
+        GameRecord.from_text("game: citadel\ndeal: 1\nt3-t6 t6-t2\n")
+
+    assert error.value.index == 2
+    assert error.value.move == "t6-t2"
+    assert str(error.value) == "illegal move 2 (t6-t2): An 8 can only go on a 9, not on 4H"
+    assert isinstance(error.value, IllegalMove)
+
+
+def test_malformed_move_in_a_record_is_a_replay_error_naming_it() -> None:
+    with pytest.raises(ReplayError, match=r"^illegal move 1 \(t3->t6\): 't3->t6' is not a move"):
+        GameRecord.from_text("game: citadel\ndeal: 1\nt3->t6\n")
+
+
+def test_replay_of_a_record_that_does_not_replay_raises_replay_error() -> None:
+    record = GameRecord("citadel", 1, (Move.from_notation("t6-t2"),))
+
+    with pytest.raises(ReplayError, match=r"^illegal move 1 "):
+        record.replay()
+
+
+@pytest.mark.parametrize(
+    ("text", "error", "message"),
+    [
+        ("deal: 1\nt3-t6\n", LayoutError, "exactly one 'game:' line"),
+        ("game: citadel\nt3-t6\n", LayoutError, "exactly one 'deal:' line"),
+        ("game: citadel\ngame: fortress\ndeal: 1\n", LayoutError, "exactly one 'game:' line"),
+        ("game: citadel\ndeal: 1\ndeal: 2\n", LayoutError, "exactly one 'deal:' line"),
+        ("game: citadel\ndeal: x\n", LayoutError, "deal 'x' is not a whole number"),
+        ("game: citadel\ndeal: 0\n", RulesError, "deal number 0 is out of range"),
+        ("game: spider\ndeal: 1\n", UnknownGame, "unknown game 'spider'"),
+        ("game: citadel\ndeal: 1\noption: take-back\n", RulesError, "has no option"),
+    ],
+)
+def test_unreadable_record_says_what_is_wrong(
+    text: str, error: type[Exception], message: str
+) -> None:
+    with pytest.raises(error, match=message):
+        GameRecord.from_text(text)
+
+
+def test_record_of_the_alias_is_written_under_the_games_own_slug() -> None:
+    record = GameRecord.from_board(Board("beleaguered-fortress", 3))
+
+    assert record.game == "beleaguered-castle"
+    assert GameRecord.from_text("game: beleaguered-fortress\ndeal: 3\n") == record
