@@ -97,6 +97,14 @@ DATABASES = {
         conn_health_checks=True,
     ),
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Several server processes share one file: take the write lock at BEGIN (no upgrade
+    # deadlocks), wait for it instead of failing, and let readers run beside the writer.
+    DATABASES["default"]["OPTIONS"] = {
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 20,
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -108,6 +116,11 @@ AUTH_PASSWORD_VALIDATORS = [
         "NumericPasswordValidator",
     )
 ]
+
+# The session carries only the player's id (and, once logged in, Django's auth keys): a
+# signed cookie keeps app servers stateless and saves a query on every move.
+SESSION_ENGINE = "django.contrib.sessions.backends.signed_cookies"
+SESSION_COOKIE_AGE = 60 * 60 * 24 * 400  # anonymous players keep their games for a year+
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"

@@ -47,6 +47,10 @@ class Game(models.Model):
     ply = models.PositiveIntegerField(default=0, help_text="Moves on the current line.")
     position = models.TextField(help_text="Layout text: the replay of the current line.")
     undos = models.PositiveIntegerField(default=0)
+    redo = models.PositiveIntegerField(default=0, help_text="Undone moves Redo can replay.")
+    version = models.PositiveIntegerField(
+        default=0, help_text="Bumped by every write: writers compare and swap it."
+    )
     restart_ply = models.PositiveIntegerField(
         null=True, blank=True, help_text="The ply a restart left, while undoing it is possible."
     )

@@ -8,6 +8,8 @@ Time comes in as ``now=`` so tests never patch the clock.
 from __future__ import annotations
 
 import secrets
+import uuid
+from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -19,6 +21,13 @@ from games.rules import MAX_DEAL, Board, GameRecord, IllegalMove, get_game
 
 IDLE_CAP = timedelta(minutes=2)
 """The longest gap between two actions that counts as play time (a tab left open does not)."""
+
+PlayerId = uuid.UUID | None
+
+BOARD_CACHE_SIZE = 2048
+_boards: OrderedDict[tuple[uuid.UUID, int], Board] = OrderedDict()
+"""Boards by (game id, version): a version names one line of moves, so an entry can never be
+stale, and every app server may keep its own. Callers get copies."""
 
 
 class GameConflict(Exception):
@@ -64,107 +73,145 @@ def game_start(
             owner=player,
             autoplay=autoplay,
             position=board.layout(),
+            active_at=now,
         )
         played = board.autoplay() if autoplay else []
         _append(row, board, [(m.notation(), True) for m in played], now=now)
     return row
 
 
-def game_board(game: Game) -> Board:
-    """Replay the game's current line from its deal (checked: a bad row raises)."""
+def game_board(game: Game, *, checked: bool = False) -> Board:
+    """The game's position: the replay of its current line from its deal.
+
+    Every stored move was checked when it was played, so by default the replay takes the
+    engine's trusted fast path (or the cache of replays); ``checked=True`` plays each move
+    through the rules again, from the database (for records that leave the site and for
+    verification).
+    """
+    if not checked and (cached := _boards.get((game.pk, game.version))) is not None:
+        return cached.copy()
     board = game.fresh_board()
     for notation in game.moves.filter(undone=False).values_list("notation", flat=True):
-        board.play(notation)
+        if checked:
+            board.play(notation)
+        else:
+            board.push(board.parse_move(notation))
+    _remember(game, board)
     return board
 
 
+def _remember(game: Game, board: Board) -> None:
+    _boards[(game.pk, game.version)] = board.copy()
+    _boards.move_to_end((game.pk, game.version))
+    while len(_boards) > BOARD_CACHE_SIZE:
+        _boards.popitem(last=False)
+
+
 def game_record(game: Game) -> GameRecord:
-    return GameRecord.from_board(game_board(game))
+    return GameRecord.from_board(game_board(game, checked=True))
 
 
 def game_play_move(
-    *, game_id: object, player: Player, notation: str, expected_ply: int | None, now: datetime
+    *,
+    game_id: uuid.UUID,
+    player_id: PlayerId,
+    notation: str,
+    expected_ply: int | None,
+    now: datetime,
 ) -> Outcome:
     """Play one move (raises ``IllegalMove`` or ``NotationError``), then safe auto-play."""
+    game, board = _load(game_id, player_id, expected_ply)
+    move = board.play(notation)
+    played = [(move.notation(), False)]
+    if game.autoplay:
+        played += [(m.notation(), True) for m in board.autoplay()]
     with transaction.atomic():
-        game, board = _locked(game_id, player, expected_ply)
-        move = board.play(notation)
-        played = [(move.notation(), False)]
-        if game.autoplay:
-            played += [(m.notation(), True) for m in board.autoplay()]
-        _drop_redo(game)
         _append(game, board, played, now=now)
     return Outcome(game, board, tuple(n for n, _ in played))
 
 
 def game_undo(
-    *, game_id: object, player: Player, expected_ply: int | None, now: datetime
+    *, game_id: uuid.UUID, player_id: PlayerId, expected_ply: int | None, now: datetime
 ) -> Outcome:
     """Take back the last player move and the auto-play that followed it; or a restart."""
+    game, board = _load(game_id, player_id, expected_ply)
+    if board.ply == 0 and game.restart_ply:
+        return _redo(game, board, now=now, upto=game.restart_ply, count_undo=True)
+    group = _last_group(_line(game))
+    if not group:
+        raise IllegalMove("undo", "There is no move to undo")
+    for _ in group:
+        board.pop()
+    game.undos += 1
+    game.redo += len(group)
     with transaction.atomic():
-        game, board = _locked(game_id, player, expected_ply)
-        line = list(game.moves.filter(undone=False).order_by("ply"))
-        if not line and game.restart_ply:
-            return _redo(game, board, now=now, upto=game.restart_ply, count_undo=True)
-        group = _last_group(line)
-        if not group:
-            raise IllegalMove("undo", "There is no move to undo")
-        for _ in group:
-            board.pop()
-        Move.objects.filter(pk__in=[m.pk for m in group]).update(undone=True)
-        game.undos += 1
         _save(game, board, now=now)
-    return Outcome(game, board, tuple(m.notation for m in group))
+        Move.objects.filter(pk__in=[pk for pk, _, _ in group]).update(undone=True)
+    return Outcome(game, board, tuple(notation for _, notation, _ in group))
 
 
 def game_redo(
-    *, game_id: object, player: Player, expected_ply: int | None, now: datetime
+    *, game_id: uuid.UUID, player_id: PlayerId, expected_ply: int | None, now: datetime
 ) -> Outcome:
     """Play again the next undone player move and its auto-play."""
-    with transaction.atomic():
-        game, board = _locked(game_id, player, expected_ply)
-        return _redo(game, board, now=now, upto=None, count_undo=False)
+    game, board = _load(game_id, player_id, expected_ply)
+    return _redo(game, board, now=now, upto=None, count_undo=False)
 
 
 def game_restart(
-    *, game_id: object, player: Player, expected_ply: int | None, now: datetime
+    *, game_id: uuid.UUID, player_id: PlayerId, expected_ply: int | None, now: datetime
 ) -> Outcome:
     """Back to the deal; one undo brings the position back."""
+    game, board = _load(game_id, player_id, expected_ply)
+    if board.ply == 0:
+        raise IllegalMove("restart", "The game is already at its start")
+    line = _line(game)
+    restart_ply = board.ply
+    while board.ply:
+        board.pop()
+    game.redo += restart_ply
     with transaction.atomic():
-        game, board = _locked(game_id, player, expected_ply)
-        if board.ply == 0:
-            raise IllegalMove("restart", "The game is already at its start")
-        restart_ply = board.ply
-        while board.ply:
-            board.pop()
-        game.moves.filter(undone=False).update(undone=True)
-        game.restart_ply = restart_ply
-        _save(game, board, now=now, keep_restart=True)
+        _save(game, board, now=now, restart_ply=restart_ply)
+        Move.objects.filter(pk__in=[pk for pk, _, _ in line]).update(undone=True)
     return Outcome(game, board)
 
 
-def game_set_autoplay(*, game_id: object, player: Player, on: bool, now: datetime) -> Outcome:
+def game_set_autoplay(
+    *, game_id: uuid.UUID, player_id: PlayerId, on: bool, now: datetime
+) -> Outcome:
     """Switch auto-play for this game and save it as the player's preference."""
+    game, board = _load(game_id, player_id, None)
+    game.autoplay = on
+    played = [(m.notation(), True) for m in board.autoplay()] if on else []
     with transaction.atomic():
-        game, board = _locked(game_id, player, None)
-        game.autoplay = on
-        player.autoplay = on
-        player.save(update_fields=["autoplay"])
-        played: list[tuple[str, bool]] = []
-        if on:
-            played = [(m.notation(), True) for m in board.autoplay()]
-            if played:
-                _drop_redo(game)
         _append(game, board, played, now=now)
+        Player.objects.filter(pk=player_id).update(autoplay=on)
     return Outcome(game, board, tuple(n for n, _ in played))
 
 
 # -- helpers ------------------------------------------------------------------------------
 
 
-def _locked(game_id: object, player: Player, expected_ply: int | None) -> tuple[Game, Board]:
-    game = Game.objects.select_for_update().get(pk=game_id)
-    if game.owner_id != player.pk:
+Line = list[tuple[int, str, bool]]
+"""The current line's move rows as (primary key, notation, auto)."""
+
+
+def _line(game: Game) -> Line:
+    return list(
+        game.moves.filter(undone=False).order_by("ply").values_list("pk", "notation", "auto")
+    )
+
+
+def _load(game_id: uuid.UUID, player_id: PlayerId, expected_ply: int | None) -> tuple[Game, Board]:
+    """The game row and its board, when ``player_id`` may change it now.
+
+    Nothing is locked: the write that follows compares and swaps ``Game.version``, so a
+    concurrent writer turns this action into a ``GameConflict`` instead of a lost update.
+    Raises ``Game.DoesNotExist`` for an unknown id, ``NotOwner``, ``GameConflict`` for a
+    stale ``expected_ply`` and ``IllegalMove`` for a finished game.
+    """
+    game = Game.objects.get(pk=game_id)
+    if player_id is None or game.owner_id != player_id:
         raise NotOwner("Only the player who started this game can change it")
     if expected_ply is not None and expected_ply != game.ply:
         raise GameConflict(game, "This game moved on in another tab: here is where it stands")
@@ -173,10 +220,10 @@ def _locked(game_id: object, player: Player, expected_ply: int | None) -> tuple[
     return game, game_board(game)
 
 
-def _last_group(line: list[Move]) -> list[Move]:
+def _last_group(line: Line) -> Line:
     """The last player move with the auto-played moves after it (empty if none)."""
     for index in range(len(line) - 1, -1, -1):
-        if not line[index].auto:
+        if not line[index][2]:
             return line[index:]
     return []
 
@@ -184,28 +231,37 @@ def _last_group(line: list[Move]) -> list[Move]:
 def _redo(
     game: Game, board: Board, *, now: datetime, upto: int | None, count_undo: bool
 ) -> Outcome:
-    pending = list(game.moves.filter(undone=True, ply__gt=board.ply).order_by("ply"))
+    """Replay undone rows: the next player move and its auto-play, or all up to ``upto``."""
+    pending = list(
+        game.moves.filter(undone=True, ply__gt=board.ply)
+        .order_by("ply")
+        .values_list("pk", "ply", "notation", "auto")
+    )
     if upto is None:
-        end = next((i for i, m in enumerate(pending) if i and not m.auto), len(pending))
+        end = next((i for i, m in enumerate(pending) if i and not m[3]), len(pending))
         pending = pending[:end]
     else:
-        pending = [m for m in pending if m.ply <= upto]
+        pending = [m for m in pending if m[1] <= upto]
     if not pending:
         raise IllegalMove("redo", "There is no move to redo")
-    for move in pending:
-        board.play(move.notation)
-    Move.objects.filter(pk__in=[m.pk for m in pending]).update(undone=False)
-    if count_undo:
-        game.undos += 1
-    _save(game, board, now=now)
-    return Outcome(game, board, tuple(m.notation for m in pending))
-
-
-def _drop_redo(game: Game) -> None:
-    game.moves.filter(undone=True).delete()
+    for _, _, notation, _ in pending:
+        board.play(notation)
+    game.redo -= len(pending)
+    game.undos += count_undo
+    with transaction.atomic():
+        _save(game, board, now=now)
+        Move.objects.filter(pk__in=[m[0] for m in pending]).update(undone=False)
+    return Outcome(game, board, tuple(m[2] for m in pending))
 
 
 def _append(game: Game, board: Board, played: list[tuple[str, bool]], *, now: datetime) -> None:
+    """Store moves just played on ``board``; a new move replaces the redo line."""
+    drop_redo = bool(played) and game.redo > 0
+    if drop_redo:
+        game.redo = 0
+    _save(game, board, now=now)
+    if drop_redo:
+        game.moves.filter(undone=True).delete()
     first = board.ply - len(played) + 1
     try:
         with transaction.atomic():
@@ -215,18 +271,39 @@ def _append(game: Game, board: Board, played: list[tuple[str, bool]], *, now: da
             )
     except IntegrityError as error:
         raise GameConflict(game, "This move was already played in another tab") from error
-    _save(game, board, now=now)
 
 
-def _save(game: Game, board: Board, *, now: datetime, keep_restart: bool = False) -> None:
+def _save(game: Game, board: Board, *, now: datetime, restart_ply: int | None = None) -> None:
+    """Write the game row if nobody wrote it since we read it (compare and swap ``version``).
+
+    Call it first inside the transaction: the update takes the row's write lock, so the move
+    rows written after it cannot interleave with another writer's.
+    """
     if game.active_at is not None:
         game.elapsed += min(max(now - game.active_at, timedelta()), IDLE_CAP)
     game.active_at = now
     game.ply = board.ply
     game.position = board.layout()
-    if not keep_restart:
-        game.restart_ply = None
+    game.restart_ply = restart_ply
     if board.is_won():
         game.status = Game.Status.WON
         game.finished_at = now
-    game.save()
+    fields = [
+        "elapsed",
+        "active_at",
+        "ply",
+        "position",
+        "restart_ply",
+        "status",
+        "finished_at",
+        "undos",
+        "redo",
+        "autoplay",
+    ]
+    changed = Game.objects.filter(pk=game.pk, version=game.version).update(
+        version=game.version + 1, updated_at=now, **{f: getattr(game, f) for f in fields}
+    )
+    if not changed:
+        raise GameConflict(game, "This game moved on in another tab: here is where it stands")
+    game.version += 1
+    transaction.on_commit(lambda: _remember(game, board))

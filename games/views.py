@@ -19,7 +19,7 @@ from django_htmx.http import reswap, retarget
 from games import services
 from games.forms import ActionForm, MoveForm, PlayForm
 from games.models import Game
-from games.players import current_player, known_player
+from games.players import current_player, known_player, session_player_id
 from games.presentation import board_view, layout_preview, parse_selection
 from games.rules import GAMES, RulesError, get_game
 
@@ -32,6 +32,12 @@ def home(request: HttpRequest) -> HttpResponse:
     player = known_player(request)
     resume = player.games.filter(status=Game.Status.PLAYING).first() if player else None
     return render(request, "games/home.html", {"previews": previews, "resume": resume})
+
+
+@require_GET
+def health(request: HttpRequest) -> HttpResponse:
+    """For load balancers and the benchmark's baseline: no database, no template."""
+    return HttpResponse("ok", content_type="text/plain")
 
 
 @require_GET
@@ -133,14 +139,15 @@ def _act(
     expected_ply: int | None,
     selected: str | None = None,
 ) -> HttpResponse:
-    game = get_object_or_404(Game, pk=game_id)
     try:
         outcome = service(
-            game_id=game.pk,
-            player=current_player(request),
+            game_id=game_id,
+            player_id=session_player_id(request),
             expected_ply=expected_ply,
             now=timezone.now(),
         )
+    except Game.DoesNotExist as error:
+        raise Http404("No such game") from error
     except services.NotOwner as error:
         return _refused(request, game_id, str(error), status=403)
     except services.GameConflict as error:
@@ -161,6 +168,7 @@ def _see_other(game: Game) -> HttpResponse:
 
 def _conflict(request: HttpRequest, error: services.GameConflict) -> HttpResponse:
     game = error.game
+    game.refresh_from_db()
     board = services.game_board(game)
     context = _context(request, game, board, None, message=str(error))
     template = "games/move_response.html" if request.htmx else GAME_PAGE
@@ -198,13 +206,12 @@ def _context(
         "won": board.is_won(),
         "stuck": owner and not board.is_won() and board.is_cycle_stuck(),
         "can_undo": owner and (game.ply > 0 or bool(game.restart_ply)),
-        "can_redo": owner and game.moves.filter(undone=True).exists(),
+        "can_redo": owner and game.redo > 0,
     }
 
 
 def _owns(request: HttpRequest, game: Game) -> bool:
-    player = known_player(request)
-    return player is not None and player.pk == game.owner_id
+    return session_player_id(request) == game.owner_id
 
 
 def _rules_or_404(slug: str):  # type: ignore[no-untyped-def]

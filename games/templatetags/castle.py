@@ -1,6 +1,9 @@
 from datetime import timedelta
 
 from django import template
+from django.utils.safestring import SafeString, mark_safe
+
+from games.presentation import PileView, pile_html
 
 register = template.Library()
 
@@ -18,3 +21,9 @@ def clock(value: timedelta) -> str:
 def duration_iso(value: timedelta) -> str:
     """``PT187S``: the machine-readable form for ``<time datetime>``."""
     return f"PT{int(value.total_seconds())}S"
+
+
+@register.simple_tag
+def pile(view: PileView, side: str) -> SafeString:
+    """``{% pile view "left" %}``: one pile's cards as buttons (see ``pile_html``)."""
+    return mark_safe(pile_html(view, side))  # built from engine values and escaped values

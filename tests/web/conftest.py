@@ -2,6 +2,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 
 import pytest
+from django.conf import settings
 from django.test import Client
 
 from games import services
@@ -24,6 +25,8 @@ def _client_for(player: Player, **kwargs: object) -> Client:
     session = client.session
     session[SESSION_KEY] = str(player.pk)
     session.save()
+    # Signed-cookie sessions change their key whenever their data changes.
+    client.cookies[settings.SESSION_COOKIE_NAME] = session.session_key
     return client
 
 

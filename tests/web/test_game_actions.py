@@ -77,6 +77,7 @@ def test_restart_goes_back_to_the_deal_and_one_undo_returns(
     owner_client: Client, game: Game
 ) -> None:
     for _ in range(3):
+        game.refresh_from_db()
         move = services.game_board(game).legal_moves()[0]
         assert play(owner_client, game, move.notation()).status_code == 303
     game.refresh_from_db()

@@ -1,0 +1,253 @@
+"""``make bench``: engine throughput, then the site under gunicorn driven over HTTP.
+
+Prints figures; asserts nothing (speed targets live here, never in timed tests):
+
+- engine: legal-move generation + play + undo in random playouts, moves per second per game
+  (target: at least 50,000/s on Beleaguered Castle);
+- HTTP: move POSTs against a trivial view in the same run, requests per second and
+  latency, and their ratio (target >= 0.5); the size of an htmx move response
+  (target <= 8 KB for Beleaguered Castle).
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import os
+import random
+import re
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from games.rules import GAMES, Board
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def engine_throughput(slug: str, seconds: float) -> float:
+    """Moves per second of random playouts through the checked public API."""
+    rng = random.Random(slug)
+    deal = 1
+    board = Board(slug, deal)
+    count = 0
+    start = time.perf_counter()
+    while (elapsed := time.perf_counter() - start) < seconds:
+        moves = board.legal_moves()
+        if not moves or board.ply >= 200:
+            deal += 1
+            board = Board(slug, deal)
+            continue
+        board.play(rng.choice(moves))
+        count += 1
+        if rng.random() < 0.25:
+            board.undo()
+            count += 1
+    return count / elapsed
+
+
+# -- HTTP -----------------------------------------------------------------------------------
+
+
+class Browser:
+    """One simulated player: a keep-alive connection with its own session and CSRF cookie."""
+
+    def __init__(self, port: int) -> None:
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self.cookies: dict[str, str] = {}
+
+    def request(
+        self, method: str, path: str, body: str = "", headers: dict[str, str] | None = None
+    ) -> tuple[int, dict[str, str], bytes]:
+        all_headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
+        if body:
+            all_headers["Content-Type"] = "application/x-www-form-urlencoded"
+        all_headers.update(headers or {})
+        self.connection.request(method, path, body=body, headers=all_headers)
+        response = self.connection.getresponse()
+        data = response.read()
+        for header, value in response.getheaders():
+            if header.lower() == "set-cookie":
+                name, _, rest = value.partition("=")
+                self.cookies[name] = rest.split(";", 1)[0]
+        return response.status, dict(response.getheaders()), data
+
+
+class Player:
+    """Plays random legal moves of one game through the move endpoint."""
+
+    def __init__(self, port: int, slug: str, deal: int) -> None:
+        self.browser = Browser(port)
+        self.slug = slug
+        self.rng = random.Random(deal)
+        self.new_game(deal)
+
+    def new_game(self, deal: int) -> None:
+        status, headers, _ = self.browser.request("GET", f"/play/{self.slug}/{deal}/?autoplay=0")
+        assert status == 302, status
+        self.url = headers["Location"]
+        _, _, page = self.browser.request("GET", self.url)
+        match = re.search(rb'name="csrfmiddlewaretoken" value="([^"]+)"', page)
+        assert match, "no CSRF token on the game page"
+        self.token = match.group(1).decode()
+        self.board = Board(self.slug, deal)
+
+    def move(self) -> tuple[int, int]:
+        """POST one move; return (status, response size)."""
+        moves = self.board.legal_moves()
+        if not moves or self.board.ply >= 150:
+            self.new_game(self.rng.randrange(1, 10**9))
+            moves = self.board.legal_moves()
+        move = self.rng.choice(moves)
+        body = f"move={move.notation().replace(':', '%3A')}&ply={self.board.ply}"
+        status, _, data = self.browser.request(
+            "POST",
+            f"{self.url}moves",
+            body,
+            {"HX-Request": "true", "X-CSRFToken": self.token},
+        )
+        if status == 200:
+            self.board.play(move)
+        return status, len(data)
+
+
+def drive(
+    make: Callable[[int], Callable[[], int]], clients: int, seconds: float
+) -> tuple[float, list[float], int]:
+    """Run ``clients`` threads calling their action for ``seconds``: (req/s, latencies, errors)."""
+    latencies: list[list[float]] = [[] for _ in range(clients)]
+    errors = [0] * clients
+    actions = [make(i) for i in range(clients)]
+    deadline = time.perf_counter() + seconds
+
+    def run(i: int) -> None:
+        while time.perf_counter() < deadline:
+            start = time.perf_counter()
+            status = actions[i]()
+            latencies[i].append(time.perf_counter() - start)
+            if status >= 400:
+                errors[i] += 1
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(clients)]
+    begin = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    elapsed = time.perf_counter() - begin
+    flat = [x for each in latencies for x in each]
+    return len(flat) / elapsed, flat, sum(errors)
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def serve(database: str, port: int) -> subprocess.Popen[bytes]:
+    env = {
+        **os.environ,
+        "DATABASE_URL": database,
+        "SECRET_KEY": "castle-bench-only",
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "SECURE_SSL_REDIRECT": "0",
+        "DEBUG": "0",
+    }
+    python = sys.executable
+    for command in (["migrate", "--noinput", "-v0"], ["collectstatic", "--noinput", "-v0"]):
+        subprocess.run([python, "manage.py", *command], cwd=ROOT, env=env, check=True)
+    gunicorn = str(Path(python).with_name("gunicorn"))
+    server = subprocess.Popen(
+        [gunicorn, "castle_site.wsgi", "--workers", "2", "--bind", f"127.0.0.1:{port}"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    for _ in range(100):
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return server
+        except OSError:
+            time.sleep(0.1)
+    server.kill()
+    raise SystemExit("gunicorn did not start")
+
+
+def http_bench(seconds: float, clients: int) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        port = free_port()
+        server = serve(f"sqlite:///{folder}/bench.sqlite3", port)
+        try:
+            _http_figures(port, seconds, clients)
+        finally:
+            server.terminate()
+            server.wait(10)
+
+
+def _http_figures(port: int, seconds: float, clients: int) -> None:
+    def trivial(_: int) -> Callable[[], int]:
+        browser = Browser(port)
+        return lambda: browser.request("GET", "/healthz")[0]
+
+    sizes: list[int] = []
+
+    def mover(i: int) -> Callable[[], int]:
+        player = Player(port, "beleaguered-castle", 1000 + i)
+
+        def act() -> int:
+            status, size = player.move()
+            sizes.append(size)
+            return status
+
+        return act
+
+    base_rate, base_lat, base_err = drive(trivial, clients, seconds)
+    move_rate, move_lat, move_err = drive(mover, clients, seconds)
+    print(f"\nHTTP: gunicorn, 2 workers, SQLite, {clients} keep-alive clients, {seconds:g} s each")
+    row = "  {:<22} {:>8.0f} req/s   p50 {:>6.1f} ms   p99 {:>6.1f} ms   errors {}"
+    print(row.format("trivial view", base_rate, *_ms(base_lat), base_err))
+    print(row.format("move POST (htmx)", move_rate, *_ms(move_lat), move_err))
+    print(f"  ratio move/trivial: {move_rate / base_rate:.2f} (target >= 0.5)")
+    median, largest = statistics.median(sizes) / 1024, max(sizes) / 1024
+    print(
+        f"  htmx move response, Beleaguered Castle: median {median:.1f} KB,"
+        f" max {largest:.1f} KB (target <= 8 KB)"
+    )
+
+
+def _ms(latencies: list[float]) -> tuple[float, float]:
+    return percentile(latencies, 0.5) * 1000, percentile(latencies, 0.99) * 1000
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m games.bench")
+    parser.add_argument("--seconds", type=float, default=3.0, help="per measurement")
+    parser.add_argument("--clients", type=int, default=4)
+    parser.add_argument("--engine-only", action="store_true")
+    args = parser.parse_args(argv)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "castle_site.settings")
+    print("Engine: random playouts, legal moves + checked play + undo (one process)")
+    for slug in GAMES:
+        rate = engine_throughput(slug, args.seconds / 2)
+        print(f"  {slug:<20} {rate:>9,.0f} moves/s")
+    print("  target: >= 50,000 moves/s on beleaguered-castle")
+    if not args.engine_only:
+        http_bench(args.seconds, args.clients)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
