@@ -71,6 +71,7 @@ class BoardView:
     foundations: list[PileView]
     selected: str | None
     base_rank: str | None
+    """Chessboard's chosen base rank (``not set`` before the first foundation move)."""
     legal: int
 
 
@@ -121,7 +122,7 @@ def board_view(board: Board, selected: str | None = None) -> BoardView:
         central=tableau if not rules.left_wing else [],
         foundations=foundations,
         selected=selected,
-        base_rank=None if base is None else RANKS[base - 1],
+        base_rank=(RANKS[base - 1] if base else "not set") if rules.base_is_chosen else None,
         legal=len(legal),
     )
 
@@ -183,7 +184,8 @@ def layout_preview(slug: str) -> BoardView:
 def pile_html(pile: PileView, side: str) -> str:
     """One pile's markup. This is every move response's hot path, so it is built here in
     Python rather than by a template include per pile (about ten times faster); the markup
-    is the same a template would write: every card a button with an accessible name."""
+    is the same a template would write: every card a button with an accessible name.
+    ``type="submit"`` is explicit because htmx tracks a ``form=`` button only then."""
     classes = f"pile {side} {pile.kind}{' target' if pile.target else ''}"
     classes += f"{' selected' if pile.selected else ''} n{len(pile.cards)}"
     label = pile.label + (", legal destination" if pile.target else "")
@@ -193,8 +195,9 @@ def pile_html(pile: PileView, side: str) -> str:
         if card.action:
             form = "sl" if card.action == "select" else "mv"
             parts.append(
-                f'<button form="{form}" name="{card.action}" value="{escape(card.value)}" '
-                f'class="card {card.css}" aria-label="{card.label}">{face}'
+                f'<button type="submit" form="{form}" name="{card.action}" '
+                f'value="{escape(card.value)}" class="card {card.css}" aria-label="{card.label}">'
+                + face
             )
         else:
             parts.append(
@@ -203,8 +206,8 @@ def pile_html(pile: PileView, side: str) -> str:
     if not pile.cards:
         if pile.slot:
             parts.append(
-                f'<button form="mv" name="move" value="{escape(pile.slot)}" class="slot" '
-                f'aria-label="Empty {pile.label}">·</button>'
+                f'<button type="submit" form="mv" name="move" value="{escape(pile.slot)}" '
+                f'class="slot" aria-label="Empty {pile.label}">·</button>'
             )
         else:
             parts.append('<span class="slot" aria-hidden="true"></span>')

@@ -131,3 +131,17 @@ def test_every_card_is_a_button_with_an_accessible_name(client: Client, game: Ga
     assert body.count("<button") >= 52
     assert 'aria-label="Six of hearts, top of pile 8"' in body
     assert 'disabled aria-label="Queen of spades, covered"' in body
+
+
+def test_chessboard_shows_its_base_rank_once_chosen(owner_client: Client, start_game) -> None:
+    game = start_game("chessboard", 1)
+    assert "not set" in owner_client.get(game.get_absolute_url()).text
+
+    owner_client.post(reverse("games:move", args=[game.pk]), {"move": "t1-f3"})
+
+    body = owner_client.get(game.get_absolute_url()).text
+    assert '<b data-testid="base-rank">2</b>' in body
+
+
+def test_other_games_do_not_show_a_base_rank(owner_client: Client, game: Game) -> None:
+    assert "base-rank" not in owner_client.get(game.get_absolute_url()).text

@@ -1,0 +1,189 @@
+"""What a person does on the board, in Debian's Chromium: click, keyboard, JavaScript off."""
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+from pytest_django.live_server_helper import LiveServer
+
+from games.rules.record import split_record
+
+pytestmark = pytest.mark.browser
+
+LINES = Path(__file__).parent / "lines"
+SHOTS = Path(__file__).resolve().parents[2] / "test-results" / "screenshots"
+
+
+def start(page: Page, live_server: LiveServer, path: str) -> None:
+    page.goto(live_server.url + path)
+    expect(page.locator("#board")).to_be_visible()
+
+
+def moves_counter(page: Page):  # type: ignore[no-untyped-def]
+    return page.get_by_test_id("moves")
+
+
+def click_move(page: Page, notation: str) -> None:
+    """Select the moving card, then click where it goes (``t3-f`` clicks the card twice)."""
+    source = notation.split("-")[0]
+    page.locator(f'#board button[name="select"][value="{source}"]').click()
+    page.locator(f'#board button[name="move"][value="{notation}"]').click()
+
+
+def test_select_and_move_with_the_mouse(page: Page, live_server: LiveServer) -> None:
+    start(page, live_server, "/play/beleaguered-castle/1/?autoplay=0")
+
+    page.get_by_role("button", name="Eight of clubs, top of pile 3").click()
+    expect(page.locator('#board [data-pile="t6"]')).to_have_class("pile right t target n6")
+    page.locator('#board button[value="t3-t6"]').click()
+
+    expect(moves_counter(page)).to_have_text("1")
+    expect(page.locator('#board [data-pile="t6"] button').last).to_have_accessible_name(
+        "Eight of clubs, top of pile 6"
+    )
+
+
+def test_an_illegal_click_is_explained_and_changes_nothing(
+    page: Page, live_server: LiveServer
+) -> None:
+    start(page, live_server, "/play/beleaguered-castle/1/?autoplay=0")
+
+    page.locator('#board button[name="select"][value="t6"]').click()
+    page.locator('#board button[name="move"][value="t6-t2"]').click()
+
+    expect(page.locator("#status")).to_contain_text("A 9 can only go on a 10, not on 3D")
+    expect(moves_counter(page)).to_have_text("0")
+    expect(page.locator('#board [data-pile="t6"] button').last).to_have_accessible_name(
+        "Nine of clubs, top of pile 6"
+    )
+
+
+def test_clicking_the_selected_card_again_sends_it_to_its_foundation(
+    page: Page, live_server: LiveServer
+) -> None:
+    start(page, live_server, "/play/beleaguered-castle/1/?autoplay=0")
+
+    click_move(page, "t7-f")
+
+    expect(moves_counter(page)).to_have_text("1")
+    expect(page.locator('#board [data-pile="f3"] button')).to_have_accessible_name(
+        "Two of hearts, top of foundation 3"
+    )
+
+
+def test_undo_and_redo(page: Page, live_server: LiveServer) -> None:
+    start(page, live_server, "/play/beleaguered-castle/1/?autoplay=0")
+    click_move(page, "t3-t6")
+    expect(moves_counter(page)).to_have_text("1")
+
+    page.get_by_role("button", name="Undo").click()
+    expect(moves_counter(page)).to_have_text("0")
+    expect(page.locator('#board [data-pile="t3"] button').last).to_have_accessible_name(
+        "Eight of clubs, top of pile 3"
+    )
+
+    page.get_by_role("button", name="Redo").click()
+    expect(moves_counter(page)).to_have_text("1")
+    expect(page.get_by_role("button", name="Redo")).to_be_disabled()
+
+
+def _tab_to(page: Page, selector: str, limit: int = 150) -> None:
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        if page.evaluate("(s) => document.activeElement.matches(s)", selector):
+            return
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+def test_keyboard_only_play(page: Page, live_server: LiveServer) -> None:
+    start(page, live_server, "/play/beleaguered-castle/1/?autoplay=0")
+
+    _tab_to(page, 'button[name="select"][value="t3"]')
+    page.keyboard.press("Enter")
+    expect(page.locator("#board.selecting")).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(page.locator("#board.selecting")).to_have_count(0)
+
+    page.locator("body").focus()
+    _tab_to(page, 'button[name="select"][value="t3"]')
+    page.keyboard.press("Enter")
+    _tab_to(page, 'button[name="move"][value="t3-t6"]')
+    page.keyboard.press("Enter")
+
+    expect(moves_counter(page)).to_have_text("1")
+
+
+@pytest.fixture
+def no_js_page(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(java_script_enabled=False)
+    yield context.new_page()
+    context.close()
+
+
+def test_the_same_moves_work_with_javascript_off(no_js_page: Page, live_server: LiveServer) -> None:
+    page = no_js_page
+    start(page, live_server, "/play/beleaguered-castle/1/?autoplay=0")
+
+    click_move(page, "t3-t6")
+    expect(moves_counter(page)).to_have_text("1")
+
+    page.locator('#board button[name="select"][value="t6"]').click()
+    page.locator('#board button[name="move"][value="t6-t2"]').click()
+    expect(page.locator("#status")).to_contain_text("An 8 can only go on a 9")
+    expect(moves_counter(page)).to_have_text("1")
+
+    page.get_by_role("button", name="Undo").click()
+    expect(moves_counter(page)).to_have_text("0")
+
+
+@pytest.mark.parametrize("line", ["citadel-3.txt", "fortress-3.txt"])
+def test_a_whole_game_is_won_by_clicking(page: Page, live_server: LiveServer, line: str) -> None:
+    headers, moves = split_record((LINES / line).read_text())
+    start(page, live_server, f"/play/{headers['game'][0]}/{headers['deal'][0]}/?autoplay=0")
+
+    for ply, notation in enumerate(moves, 1):
+        click_move(page, notation)
+        expect(moves_counter(page)).to_have_text(str(ply))
+
+    expect(page.locator("#status")).to_contain_text("You won!")
+    expect(page.locator("#status")).to_contain_text(f"{len(moves)} moves")
+
+
+@pytest.mark.parametrize("width", [1280, 375])
+@pytest.mark.parametrize(
+    "path", ["/play/beleaguered-castle/1/", "/play/fortress/3/", "/play/archway/5/"]
+)
+def test_boards_fit_the_screen_without_overlapping_piles(
+    page: Page, live_server: LiveServer, width: int, path: str
+) -> None:
+    page.set_viewport_size({"width": width, "height": 900})
+    start(page, live_server, path + "?autoplay=0")
+    page.locator('#board button[name="select"]').last.click()
+    expect(page.locator("#board.selecting")).to_be_visible()
+
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    name = path.strip("/").replace("/", "-")
+    page.screenshot(path=SHOTS / f"{name}-{width}.png", full_page=True)
+
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, f"the page scrolls sideways by {overflow}px"
+    overlaps = page.evaluate(
+        """() => {
+            const boxes = [...document.querySelectorAll('#board .pile')]
+                .filter(p => p.children.length)
+                .map(p => [p.dataset.pile, p.getBoundingClientRect()]);
+            const hits = [];
+            for (const [a, r] of boxes) for (const [b, s] of boxes) {
+                if (a < b && r.left < s.right - 1 && s.left < r.right - 1
+                    && r.top < s.bottom - 1 && s.top < r.bottom - 1) hits.push(a + '/' + b);
+            }
+            return hits;
+        }"""
+    )
+    assert overlaps == []
+    smallest = page.evaluate(
+        """() => Math.min(...[...document.querySelectorAll('#board .card')]
+            .map(c => parseFloat(getComputedStyle(c).fontSize)))"""
+    )
+    assert smallest >= 10, f"card text shrinks to {smallest}px"
