@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django import forms
+from django.core.validators import MaxValueValidator
 
 from games.rules import MAX_DEAL
 
@@ -49,3 +50,32 @@ class MoveForm(ActionForm):
 
     def selection(self) -> str | None:
         return self.cleaned_data.get("select") or None
+
+
+class ReplayForm(_Form):
+    """``?ply=N``: which position of the line to show (default: the last)."""
+
+    ply = forms.IntegerField(min_value=0, required=False)
+
+    def __init__(self, *args: object, total: int, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.total = total
+        self.fields["ply"].max_value = total
+        self.fields["ply"].validators.append(MaxValueValidator(total))
+
+    def clean_ply(self) -> int:
+        ply = self.cleaned_data.get("ply")
+        return self.total if ply is None else ply
+
+
+class ImportForm(_Form):
+    record = forms.CharField(
+        max_length=200_000,
+        widget=forms.Textarea(attrs={"rows": 12, "spellcheck": "false"}),
+        help_text="A game record as the Record link gives it: game:, deal:, then the moves.",
+    )
+    then = forms.ChoiceField(
+        choices=[("replay", "Replay it"), ("continue", "Continue it as my game")],
+        initial="replay",
+        widget=forms.RadioSelect,
+    )

@@ -9,6 +9,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import models
+from django.db.models.functions import Lower
 from django.urls import reverse
 
 from games.rules import GAMES, MAX_DEAL, Board, get_game
@@ -28,8 +29,22 @@ class Player(models.Model):
     four_colour = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                Lower("display_name"),
+                condition=~models.Q(display_name=""),
+                name="player_display_name_unique",
+            )
+        ]
+
     def __str__(self) -> str:
-        return self.display_name or f"Player {str(self.id)[:8]}"
+        return self.name
+
+    @property
+    def name(self) -> str:
+        """What leaderboards show: the display name, or an anonymous handle."""
+        return self.display_name or f"Player {str(self.id)[:6]}"
 
 
 class Game(models.Model):

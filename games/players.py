@@ -1,14 +1,25 @@
-"""Who is asking: every visitor gets a player, whose id the (signed) session carries."""
+"""Who is asking, and the writes that belong to a player rather than to one game.
+
+Every visitor gets a player, whose id the (signed) session carries. An account is optional:
+signing up or logging in adopts the anonymous player's games, so nothing is ever lost.
+"""
 
 from __future__ import annotations
 
+import re
 import uuid
 
+from django.contrib.auth.signals import user_logged_in
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.dispatch import receiver
 from django.http import HttpRequest
 
-from games.models import Player
+from games.models import Game, Player
 
 SESSION_KEY = "castle_player"
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9 ._'-]{1,23}")
+"""Display names: 2-24 letters, digits, spaces and . _ ' - (no markup, no look-alikes)."""
 
 
 def session_player_id(request: HttpRequest) -> uuid.UUID | None:
@@ -34,3 +45,54 @@ def known_player(request: HttpRequest) -> Player | None:
     """The request's player if it has one already; never creates one (for read-only pages)."""
     player_id = session_player_id(request)
     return Player.objects.filter(pk=player_id).first() if player_id else None
+
+
+def player_set_name(*, player: Player, name: str) -> Player:
+    """Set the name leaderboards show; ``ValidationError`` says what is wrong with it."""
+    name = " ".join(name.split())
+    if not NAME.fullmatch(name):
+        raise ValidationError(
+            "Use 2 to 24 letters, digits, spaces or . _ ' - and start with a letter or digit."
+        )
+    taken = Player.objects.filter(display_name__iexact=name).exclude(pk=player.pk).exists()
+    if taken:
+        raise ValidationError(f"{name!r} is taken: choose another name.")
+    player.display_name = name
+    try:
+        with transaction.atomic():
+            player.save(update_fields=["display_name"])
+    except IntegrityError as error:  # taken between the check and the save
+        raise ValidationError(f"{name!r} is taken: choose another name.") from error
+    return player
+
+
+@transaction.atomic
+def player_adopt(*, anonymous_id: uuid.UUID | None, user: object) -> Player:
+    """The account's player after a log-in, holding the anonymous player's games too.
+
+    A first log-in (or a sign-up) turns the anonymous player into the account's; a later
+    one moves the anonymous games to the account's player and drops the empty anonymous one.
+    """
+    anonymous = Player.objects.filter(pk=anonymous_id, user=None).first() if anonymous_id else None
+    account = Player.objects.filter(user=user).first()
+    if account is None:
+        account = anonymous or Player()
+        account.user = user  # type: ignore[assignment]
+        account.save()
+        return account
+    if anonymous is not None and anonymous.pk != account.pk:
+        Game.objects.filter(owner=anonymous).update(owner=account)
+        if not account.display_name and anonymous.display_name:
+            account.display_name, anonymous.display_name = anonymous.display_name, ""
+            anonymous.save(update_fields=["display_name"])
+            account.save(update_fields=["display_name"])
+        anonymous.delete()
+    return account
+
+
+@receiver(user_logged_in)
+def _adopt_on_login(sender: object, request: HttpRequest | None, user: object, **_: object) -> None:
+    if request is None:
+        return
+    player = player_adopt(anonymous_id=session_player_id(request), user=user)
+    request.session[SESSION_KEY] = str(player.pk)

@@ -93,12 +93,18 @@ def parse_selection(board: Board, text: str | None) -> str | None:
     return None
 
 
-def board_view(board: Board, selected: str | None = None) -> BoardView:
+def board_view(board: Board, selected: str | None = None, *, interactive: bool = True) -> BoardView:
+    """What the templates draw; ``interactive=False`` (replays) makes every card inert."""
     rules = board.rules
     legal = board.legal_moves()
     targets = {m.target for m in legal if _source(m) == selected} if selected else set()
     sources = {m.source for m in legal if m.source.startswith("f")}
     piles = {name: _pile(board, name, targets, selected, sources) for name in board.pile_names}
+    if not interactive:
+        for pile in piles.values():
+            pile.slot = ""
+            for card in pile.cards:
+                card.action = ""
     tableau = [piles[f"t{i + 1}"] for i in range(rules.tableau)]
     foundations = [piles[f"f{i + 1}"] for i in range(len(rules.foundations))]
     reserves = [piles[n] for n in board.pile_names if n.startswith("r")]
@@ -213,3 +219,8 @@ def pile_html(pile: PileView, side: str) -> str:
             parts.append('<span class="slot" aria-hidden="true"></span>')
     parts.append("</div>")
     return "".join(parts)
+
+
+def thumbnail(game: object) -> BoardView:
+    """A saved game's current position, for the small pictures of "My games"."""
+    return board_view(Board.from_layout(game.position), interactive=False)  # type: ignore[attr-defined]

@@ -307,3 +307,35 @@ def _save(game: Game, board: Board, *, now: datetime, restart_ply: int | None = 
         raise GameConflict(game, "This game moved on in another tab: here is where it stands")
     game.version += 1
     transaction.on_commit(lambda: _remember(game, board))
+
+
+def game_import(*, player: Player, record: GameRecord, now: datetime) -> Game:
+    """A new game of the player's own from a record (already replayed by the engine)."""
+    board = record.replay()
+    with transaction.atomic():
+        game = Game.objects.create(
+            game=record.game,
+            deal=record.deal,
+            options=sorted(record.options),
+            owner=player,
+            autoplay=False,
+            position=board.layout(),
+            active_at=now,
+        )
+        Move.objects.bulk_create(
+            Move(game=game, ply=ply, notation=move.notation())
+            for ply, move in enumerate(record.moves, 1)
+        )
+        game.ply = board.ply
+        if board.is_won():
+            game.status, game.finished_at = Game.Status.WON, now
+        game.save(update_fields=["ply", "status", "finished_at"])
+    return game
+
+
+def game_delete(*, game_id: uuid.UUID, player_id: PlayerId) -> None:
+    """Delete a game and its moves; only its owner may."""
+    game = Game.objects.get(pk=game_id)
+    if player_id is None or game.owner_id != player_id:
+        raise NotOwner("Only the player who started this game can delete it")
+    game.delete()

@@ -1,6 +1,7 @@
+from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from games import views
+from games import player_views, views
 
 app_name = "games"
 
@@ -17,4 +18,23 @@ urlpatterns = [
     path("games/<uuid:game_id>/restart", views.restart, name="restart"),
     path("games/<uuid:game_id>/autoplay", views.autoplay, name="autoplay"),
     path("games/<uuid:game_id>/record", views.record, name="record"),
+    path("games/<uuid:game_id>/replay/", views.replay, name="replay"),
+    path("games/<uuid:game_id>/delete", views.delete, name="delete"),
+    path("import/", views.import_record, name="import"),
+    path("me/", player_views.profile, name="profile"),
+    path("me/games/", player_views.my_games, name="my_games"),
+    path("me/stats/", player_views.stats, name="stats"),
+    path("accounts/signup/", player_views.signup, name="signup"),
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path(
+        "accounts/password/",
+        auth_views.PasswordChangeView.as_view(success_url="/accounts/password/done/"),
+        name="password_change",
+    ),
+    path(
+        "accounts/password/done/",
+        auth_views.PasswordChangeDoneView.as_view(),
+        name="password_change_done",
+    ),
 ]

@@ -13,15 +13,15 @@ from typing import Any
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import reswap, retarget
 
 from games import services
-from games.forms import ActionForm, MoveForm, PlayForm
+from games.forms import ActionForm, ImportForm, MoveForm, PlayForm, ReplayForm
 from games.models import Game
 from games.players import current_player, known_player, session_player_id
 from games.presentation import board_view, layout_preview, parse_selection
-from games.rules import GAMES, RulesError, get_game
+from games.rules import GAMES, GameRecord, ReplayError, RulesError, get_game
 
 GAME_PAGE = "games/game.html"
 
@@ -119,6 +119,72 @@ def autoplay(request: HttpRequest, game_id: str) -> HttpResponse:
         lambda expected_ply, **kw: services.game_set_autoplay(on=on, **kw),
         expected_ply=None,
     )
+
+
+@require_GET
+def replay(request: HttpRequest, game_id: str) -> HttpResponse:
+    """Step through a game's current line, read-only, for anyone with the link."""
+    game = get_object_or_404(Game, pk=game_id)
+    line = list(game.moves.filter(undone=False).values_list("notation", flat=True))
+    form = ReplayForm(request.GET, total=len(line))
+    if not form.is_valid():
+        return _bad_request(request, form.error_text())
+    ply = form.cleaned_data["ply"]
+    board = game.fresh_board()
+    for notation in line[:ply]:
+        board.push(board.parse_move(notation))
+    context = {
+        "game": game,
+        "rules": game.rules,
+        "view": board_view(board, interactive=False),
+        "ply": ply,
+        "previous": max(ply - 1, 0),
+        "next": min(ply + 1, len(line)),
+        "total": len(line),
+        "line": list(enumerate(line, 1)),
+        "owner": _owns(request, game),
+    }
+    return render(request, "games/replay.html" + ("#replay" if request.htmx else ""), context)
+
+
+@require_http_methods(["GET", "POST"])
+def import_record(request: HttpRequest) -> HttpResponse:
+    """Paste a game record: replay it, or continue it as a new game of your own."""
+    form = ImportForm(request.POST or None)
+    error = ""
+    if request.method == "POST" and form.is_valid():
+        try:
+            record = GameRecord.from_text(form.cleaned_data["record"])
+        except ReplayError as bad:
+            error = f"Line {bad.line}: move {bad.index} ({bad.move}) cannot be played: {bad.reason}"
+        except RulesError as bad:
+            error = str(bad)[0].upper() + str(bad)[1:]
+        else:
+            game = services.game_import(
+                player=current_player(request), record=record, now=timezone.now()
+            )
+            if form.cleaned_data["then"] == "continue" and not game.is_finished:
+                return redirect(game)
+            return redirect("games:replay", game_id=game.pk)
+    status = 400 if error or form.errors else 200
+    return render(request, "games/import.html", {"form": form, "error": error}, status=status)
+
+
+@require_http_methods(["GET", "POST"])
+def delete(request: HttpRequest, game_id: str) -> HttpResponse:
+    """Delete a game: a confirmation page, then a POST; only by its owner."""
+    game = get_object_or_404(Game, pk=game_id)
+    if not _owns(request, game):
+        return render(
+            request,
+            "games/error.html",
+            {"message": "Only the player who started this game can delete it."},
+            status=403,
+        )
+    if request.method == "POST":
+        services.game_delete(game_id=game.pk, player_id=session_player_id(request))
+        return redirect("games:my_games")
+    return render(request, "games/confirm_delete.html", {"game": game, "rules": game.rules})
 
 
 @require_GET

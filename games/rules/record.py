@@ -22,37 +22,47 @@ _HEADER = re.compile(r"^\s*(?P<key>[A-Za-z][A-Za-z_-]*)\s*:(?:\s+(?P<value>.*)|\
 
 
 class ReplayError(IllegalMove):
-    """A move of a record that cannot be played; ``index`` counts from 1."""
+    """A move of a record that cannot be played; ``index`` counts from 1, and ``line`` is
+    the record's line that holds it (when the moves came from a text)."""
 
-    def __init__(self, index: int, move: str, reason: str) -> None:
+    def __init__(self, index: int, move: str, reason: str, line: int | None = None) -> None:
         super().__init__(move, reason)
         self.index = index
+        self.line = line
 
     def __str__(self) -> str:
         return f"illegal move {self.index} ({self.move}): {self.reason}"
 
 
-def split_record(text: str) -> tuple[dict[str, list[str]], list[str]]:
-    """Header fields (``game``, ``deal``, ``option`` …) and the move words, in order."""
-    headers: dict[str, list[str]] = {}
-    words: list[str] = []
-    for line in text.splitlines():
+def read_record(text: str) -> tuple[dict[str, list[tuple[int, str]]], list[tuple[int, str]]]:
+    """Header fields and move words of a record, each with its line number (from 1)."""
+    headers: dict[str, list[tuple[int, str]]] = {}
+    words: list[tuple[int, str]] = []
+    for number, line in enumerate(text.splitlines(), 1):
         match = _HEADER.match(line)
         if match:
-            headers.setdefault(match["key"].lower(), []).append((match["value"] or "").strip())
+            value = (match["value"] or "").strip()
+            headers.setdefault(match["key"].lower(), []).append((number, value))
         else:
-            words.extend(line.split())
+            words.extend((number, word) for word in line.split())
     return headers, words
 
 
-def play_words(board: Board, words: list[str]) -> Board:
+def split_record(text: str) -> tuple[dict[str, list[str]], list[str]]:
+    """Header fields (``game``, ``deal``, ``option`` …) and the move words, in order."""
+    headers, words = read_record(text)
+    return {k: [v for _, v in vs] for k, vs in headers.items()}, [w for _, w in words]
+
+
+def play_words(board: Board, words: list[str] | list[tuple[int, str]]) -> Board:
     """Play moves given in notation; :class:`ReplayError` names the first bad one."""
-    for index, word in enumerate(words, 1):
+    for index, item in enumerate(words, 1):
+        line, word = item if isinstance(item, tuple) else (None, item)
         try:
             board.play(word)
         except RulesError as error:
             reason = error.reason if isinstance(error, IllegalMove) else str(error)
-            raise ReplayError(index, word, reason) from error
+            raise ReplayError(index, word, reason, line) from error
     return board
 
 
@@ -71,18 +81,29 @@ class GameRecord:
 
     @classmethod
     def from_text(cls, text: str) -> GameRecord:
-        """Read a record; :class:`LayoutError` or :class:`ReplayError` says what is wrong."""
-        headers, words = split_record(text)
+        """Read a record; the error names the first bad line.
+
+        Raises :class:`LayoutError` ("line 2: …") for the header and :class:`ReplayError`
+        (with ``line``) for a move that cannot be played.
+        """
+        headers, words = read_record(text)
         for key in ("game", "deal"):
             if len(headers.get(key, [])) != 1:
                 raise LayoutError(f"a game record needs exactly one '{key}:' line")
-        rules = get_game(headers["game"][0])
-        if not headers["deal"][0].isdigit():
-            raise LayoutError(f"deal {headers['deal'][0]!r} is not a whole number")
-        number = check_deal_number(int(headers["deal"][0]))
-        options = frozenset(headers.get("option", []))
-        board = play_words(Board(rules, number, options=options), words)
-        return cls.from_board(board)
+        (game_line, game), (deal_line, deal) = headers["game"][0], headers["deal"][0]
+        try:
+            rules = get_game(game)
+        except RulesError as error:
+            raise type(error)(f"line {game_line}: {error}") from error
+        if not deal.isdigit():
+            raise LayoutError(f"line {deal_line}: deal {deal!r} is not a whole number")
+        try:
+            number = check_deal_number(int(deal[:25]))
+            options = [value for _, value in headers.get("option", [])]
+            board = Board(rules, number, options=options)
+        except RulesError as error:
+            raise type(error)(f"line {deal_line}: {error}") from error
+        return cls.from_board(play_words(board, words))
 
     def to_text(self) -> str:
         lines = [f"game: {self.game}", f"deal: {self.deal}"]

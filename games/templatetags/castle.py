@@ -27,3 +27,23 @@ def duration_iso(value: timedelta) -> str:
 def pile(view: PileView, side: str) -> SafeString:
     """``{% pile view "left" %}``: one pile's cards as buttons (see ``pile_html``)."""
     return mark_safe(pile_html(view, side))  # built from engine values and escaped values
+
+
+@register.simple_tag
+def results_chart(results: list[bool]) -> SafeString:
+    """A row of small squares, oldest first: won (filled) or not (hollow), as inline SVG."""
+    if not results:
+        return mark_safe("&ndash;")
+    size, gap = 8, 2
+    width = len(results) * (size + gap)
+    won = sum(results)
+    cells = "".join(
+        f'<rect x="{i * (size + gap)}" y="0" width="{size}" height="{size}" rx="1" '
+        f'class="{"won" if result else "lost"}"/>'
+        for i, result in enumerate(results)
+    )
+    label = f"{won} won of the last {len(results)} finished games"
+    return mark_safe(
+        f'<svg class="results" role="img" aria-label="{label}" width="{width}" '
+        f'height="{size}" viewBox="0 0 {width} {size}">{cells}</svg>'
+    )

@@ -1,0 +1,101 @@
+"""A player's own pages: account, profile, saved games, statistics."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth import login
+from django.contrib.auth.forms import UserCreationForm
+from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
+from django.db.models import Case, IntegerField, Value, When
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods
+
+from games.models import Game
+from games.players import current_player, known_player, player_set_name
+from games.presentation import thumbnail
+from games.stats import player_stats
+
+GAMES_PER_PAGE = 12
+
+
+class NameForm(forms.Form):
+    display_name = forms.CharField(max_length=24, label="Display name")
+
+
+class PreferencesForm(forms.Form):
+    four_colour = forms.BooleanField(required=False, label="Four-colour deck")
+    autoplay = forms.BooleanField(required=False, label="Auto-play safe cards")
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    """Create an account; the log-in that follows adopts this browser's games."""
+    form = UserCreationForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user)
+        return redirect("games:my_games")
+    return render(request, "registration/signup.html", {"form": form}, status=_status(form))
+
+
+@require_http_methods(["GET", "POST"])
+def profile(request: HttpRequest) -> HttpResponse:
+    player = current_player(request)
+    name_form = NameForm(initial={"display_name": player.display_name})
+    prefs_form = PreferencesForm(
+        initial={"four_colour": player.four_colour, "autoplay": player.autoplay}
+    )
+    if request.method == "POST" and "display_name" in request.POST:
+        name_form = NameForm(request.POST)
+        if name_form.is_valid():
+            try:
+                player_set_name(player=player, name=name_form.cleaned_data["display_name"])
+                return redirect("games:profile")
+            except ValidationError as error:
+                name_form.add_error("display_name", error)
+    elif request.method == "POST":
+        prefs_form = PreferencesForm(request.POST)
+        if prefs_form.is_valid():
+            player.four_colour = prefs_form.cleaned_data["four_colour"]
+            player.autoplay = prefs_form.cleaned_data["autoplay"]
+            player.save(update_fields=["four_colour", "autoplay"])
+            request.session["four_colour"] = player.four_colour
+            return redirect("games:profile")
+    context = {"player": player, "name_form": name_form, "prefs_form": prefs_form}
+    bad = name_form.errors or prefs_form.errors
+    return render(request, "games/profile.html", context, status=400 if bad else 200)
+
+
+@require_GET
+def my_games(request: HttpRequest) -> HttpResponse:
+    """Unfinished games first (most recent first), then finished ones; paginated."""
+    player = known_player(request)
+    games = (
+        Game.objects.filter(owner=player)
+        .annotate(
+            done=Case(
+                When(status=Game.Status.WON, then=Value(1)),
+                default=Value(0),
+                output_field=IntegerField(),
+            )
+        )
+        .order_by("done", "-updated_at")
+        if player
+        else Game.objects.none()
+    )
+    page = Paginator(games, GAMES_PER_PAGE).get_page(request.GET.get("page"))
+    rows = [(game, thumbnail(game)) for game in page]
+    return render(request, "games/my_games.html", {"page": page, "rows": rows})
+
+
+@require_GET
+def stats(request: HttpRequest) -> HttpResponse:
+    player = known_player(request)
+    table = player_stats(player) if player else []
+    return render(request, "games/stats.html", {"player": player, "stats": table})
+
+
+def _status(form: forms.Form) -> int:
+    return 400 if form.is_bound and form.errors else 200

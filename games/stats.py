@@ -1,0 +1,60 @@
+"""A player's statistics per game: reads only, computed from the saved games."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import timedelta
+
+from games.models import Game, Player
+from games.rules import GAMES
+
+
+@dataclass
+class GameStats:
+    slug: str
+    name: str
+    played: int = 0
+    won: int = 0
+    current_streak: int = 0
+    best_streak: int = 0
+    fewest_moves: int | None = None
+    fastest: timedelta | None = None
+    results: list[bool] = field(default_factory=list)
+    """Oldest first: one entry per finished or abandoned game (the recent ones)."""
+
+    @property
+    def win_rate(self) -> float:
+        return self.won / self.played if self.played else 0.0
+
+
+def player_stats(player: Player, *, recent: int = 40) -> list[GameStats]:
+    """Per game: played, won, win rate, current and best win streak, fewest moves, fastest.
+
+    A streak counts wins in the order games were started; a game left unfinished breaks it,
+    except the newest one, which may still be won.
+    """
+    stats = {slug: GameStats(slug, rules.name) for slug, rules in GAMES.items()}
+    rows = list(
+        Game.objects.filter(owner=player)
+        .order_by("created_at")
+        .values_list("game", "status", "ply", "elapsed")
+    )
+    last_index = {row[0]: index for index, row in enumerate(rows)}
+    for index, (slug, status, ply, elapsed) in enumerate(rows):
+        entry = stats[slug]
+        entry.played += 1
+        won = status == Game.Status.WON
+        if not won and index == last_index[slug]:
+            continue  # the newest game is still open
+        entry.results.append(won)
+        if won:
+            entry.won += 1
+            entry.current_streak += 1
+            entry.best_streak = max(entry.best_streak, entry.current_streak)
+            entry.fewest_moves = ply if entry.fewest_moves is None else min(entry.fewest_moves, ply)
+            entry.fastest = elapsed if entry.fastest is None else min(entry.fastest, elapsed)
+        else:
+            entry.current_streak = 0
+    for entry in stats.values():
+        entry.results = entry.results[-recent:]
+    return list(stats.values())

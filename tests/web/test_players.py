@@ -1,0 +1,237 @@
+import html
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from django.urls import reverse
+
+from games import services
+from games.models import Game, Player
+from games.players import SESSION_KEY, player_set_name
+from games.stats import player_stats
+
+HX = {"HX-Request": "true"}
+PASSWORD = "correct horse battery staple"
+
+
+def start(client: Client, slug: str = "beleaguered-castle", deal: int = 1) -> Game:
+    response = client.get(f"/play/{slug}/{deal}/?autoplay=0")
+    return Game.objects.get(pk=response["Location"].split("/")[2])
+
+
+def session_player(client: Client) -> str:
+    return client.session[SESSION_KEY]
+
+
+def test_first_visit_to_play_creates_an_anonymous_player(client: Client, db: None) -> None:
+    game = start(client)
+
+    assert str(game.owner_id) == session_player(client)
+    assert game.owner.user is None
+
+
+def test_sign_up_adopts_the_anonymous_games(client: Client, db: None) -> None:
+    game = start(client)
+
+    response = client.post(
+        reverse("games:signup"),
+        {"username": "ada", "password1": PASSWORD, "password2": PASSWORD},
+    )
+
+    assert response.status_code == 302
+    user = User.objects.get(username="ada")
+    game.refresh_from_db()
+    assert game.owner.user == user
+
+
+def test_logging_in_elsewhere_merges_two_anonymous_players_into_the_account(db: None) -> None:
+    laptop, phone = Client(), Client()
+    first = start(laptop, "citadel", 1)
+    laptop.post(
+        reverse("games:signup"),
+        {"username": "ada", "password1": PASSWORD, "password2": PASSWORD},
+    )
+    second = start(phone, "fortress", 2)
+    anonymous = second.owner_id
+
+    phone.post(reverse("games:login"), {"username": "ada", "password": PASSWORD})
+
+    account = Player.objects.get(user__username="ada")
+    assert set(account.games.values_list("pk", flat=True)) == {first.pk, second.pk}
+    assert not Player.objects.filter(pk=anonymous).exists()
+    assert session_player(phone) == str(account.pk)
+    assert phone.get(reverse("games:my_games")).text.count("Resume") == 2
+
+
+def test_login_rotates_the_session_and_keeps_cookies_http_only(db: None) -> None:
+    User.objects.create_user("ada", password=PASSWORD)
+    client = Client()
+    start(client)
+    before = client.cookies["sessionid"].value
+
+    client.post(reverse("games:login"), {"username": "ada", "password": PASSWORD})
+
+    assert client.cookies["sessionid"].value != before
+    assert client.cookies["sessionid"]["httponly"]
+
+
+def test_a_returning_browser_resumes_with_the_same_cookie(db: None) -> None:
+    first = Client()
+    game = start(first)
+    first.post(reverse("games:move", args=[game.pk]), {"move": "t3-t6", "ply": "0"})
+
+    later = Client()
+    later.cookies = first.cookies
+    home = later.get("/").text
+
+    assert f'href="{game.get_absolute_url()}"' in home
+    page = later.get(game.get_absolute_url()).text
+    assert '<b data-testid="moves">1</b>' in page
+    assert "Undo" in page
+
+
+@pytest.mark.parametrize(
+    "name,ok",
+    [("Ada", True), ("ada l", True), ("<b>x</b>", False), ("a", False), ("x" * 30, False)],
+)
+def test_display_names_are_validated(player: Player, name: str, ok: bool) -> None:
+    if ok:
+        assert player_set_name(player=player, name=name).display_name == name
+    else:
+        with pytest.raises(Exception, match="Use 2 to 24"):
+            player_set_name(player=player, name=name)
+
+
+def test_display_names_are_unique_ignoring_case(player: Player, db: None) -> None:
+    player_set_name(player=Player.objects.create(), name="Ada")
+
+    with pytest.raises(Exception, match="taken"):
+        player_set_name(player=player, name="ADA")
+
+
+def test_profile_refuses_markup_in_names_with_400(owner_client: Client, player: Player) -> None:
+    response = owner_client.post(reverse("games:profile"), {"display_name": "<script>"})
+
+    assert response.status_code == 400
+    player.refresh_from_db()
+    assert player.display_name == ""
+
+
+def test_my_games_lists_unfinished_games_first(owner_client: Client, start_game) -> None:
+    won = start_game("citadel", 3)
+    Game.objects.filter(pk=won.pk).update(status=Game.Status.WON)
+    open_game = start_game("fortress", 3)
+
+    body = owner_client.get(reverse("games:my_games")).text
+
+    assert body.index(open_game.get_absolute_url()) < body.index(
+        reverse("games:replay", args=[won.pk])
+    )
+
+
+@pytest.mark.parametrize("method", ["get", "post"])
+def test_only_the_owner_may_delete(other_client: Client, game: Game, method: str) -> None:
+    response = getattr(other_client, method)(reverse("games:delete", args=[game.pk]))
+
+    assert response.status_code == 403
+    assert Game.objects.filter(pk=game.pk).exists()
+
+
+def test_the_owner_deletes_after_confirming(owner_client: Client, game: Game) -> None:
+    confirm = owner_client.get(reverse("games:delete", args=[game.pk]))
+    assert "Delete it" in confirm.text
+    assert Game.objects.filter(pk=game.pk).exists()
+
+    response = owner_client.post(reverse("games:delete", args=[game.pk]))
+
+    assert response.status_code == 302
+    assert not Game.objects.filter(pk=game.pk).exists()
+
+
+def test_replay_steps_through_the_line_for_anyone(
+    owner_client: Client, other_client: Client, game: Game
+) -> None:
+    for move in ("t3-t6", "t7-f3"):
+        owner_client.post(reverse("games:move", args=[game.pk]), {"move": move})
+    url = reverse("games:replay", args=[game.pk])
+
+    last = other_client.get(url)
+    first = other_client.get(url, {"ply": 0}, headers=HX)
+    middle = other_client.get(url, {"ply": 1})
+
+    assert 'data-testid="replay-ply">2<' in last.text
+    assert first.text.lstrip().startswith('<div id="replay">')
+    assert 'aria-label="Eight of clubs, top of pile 3"' in first.text
+    assert 'aria-label="Eight of clubs, top of pile 6"' in middle.text
+    assert 'name="select"' not in last.text
+    assert "Resume playing" not in last.text
+
+
+@pytest.mark.parametrize("ply", ["-1", "3", "x", "99999999999999999999"])
+def test_replay_of_a_position_that_does_not_exist_is_400(
+    other_client: Client, game: Game, ply: str
+) -> None:
+    response = other_client.get(reverse("games:replay", args=[game.pk]), {"ply": ply})
+
+    assert response.status_code == 400
+
+
+def test_import_a_record_to_continue_it(owner_client: Client, player: Player) -> None:
+    record = "game: beleaguered-castle\ndeal: 1\nt3-t6 t7-f3\n"
+
+    response = owner_client.post(reverse("games:import"), {"record": record, "then": "continue"})
+
+    game = Game.objects.get(owner=player)
+    assert response["Location"] == game.get_absolute_url()
+    assert (game.ply, game.position) == (2, services.game_board(game, checked=True).layout())
+    assert owner_client.get(reverse("games:record", args=[game.pk])).text == record
+
+
+@pytest.mark.parametrize(
+    "record,message",
+    [
+        ("game: citadel\ndeal: 1\nt3-t6\nt6-t2 t1-t9\n", "Line 4: move 2 (t6-t2)"),
+        ("game: klondike\ndeal: 1\n", "line 1: unknown game"),
+        ("game: citadel\ndeal: zero\n", "line 2: deal 'zero'"),
+        ("deal: 1\nt3-t6\n", "exactly one 'game:' line"),
+    ],
+)
+def test_import_names_the_first_bad_line(
+    owner_client: Client, db: None, record: str, message: str
+) -> None:
+    response = owner_client.post(reverse("games:import"), {"record": record, "then": "replay"})
+
+    assert response.status_code == 400
+    assert message.lower() in html.unescape(response.text).lower()
+    assert Game.objects.count() == 0
+
+
+def test_statistics_figures(player: Player, now) -> None:
+    def game(slug: str, won: bool, ply: int = 0, seconds: int = 0) -> None:
+        g = services.game_start(player=player, game=slug, deal=1, autoplay=False, now=now)
+        if won:
+            Game.objects.filter(pk=g.pk).update(
+                status=Game.Status.WON, ply=ply, elapsed=timedelta(seconds=seconds)
+            )
+
+    for won, ply, seconds in [(True, 90, 300), (True, 80, 400), (False, 0, 0), (True, 95, 200)]:
+        game("citadel", won, ply, seconds)
+    game("citadel", won=False)  # the newest, still open: no loss yet
+
+    stats = {s.slug: s for s in player_stats(player)}["citadel"]
+
+    assert (stats.played, stats.won) == (5, 3)
+    assert (stats.current_streak, stats.best_streak) == (1, 2)
+    assert (stats.fewest_moves, stats.fastest) == (80, timedelta(seconds=200))
+    assert stats.results == [True, True, False, True]
+
+
+def test_statistics_page_draws_a_chart(owner_client: Client, start_game) -> None:
+    won = start_game("citadel", 3)
+    Game.objects.filter(pk=won.pk).update(status=Game.Status.WON, ply=70)
+    start_game("citadel", 4)
+
+    body = owner_client.get(reverse("games:stats")).text
+
+    assert '<svg class="results" role="img" aria-label="1 won of the last 1 finished games"' in body
