@@ -5,7 +5,7 @@ else)."""
 from __future__ import annotations
 
 import uuid
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import models
@@ -61,6 +61,10 @@ class Game(models.Model):
     autoplay = models.BooleanField(default=True)
     ply = models.PositiveIntegerField(default=0, help_text="Moves on the current line.")
     position = models.TextField(help_text="Layout text: the replay of the current line.")
+    daily = models.ForeignKey(
+        "Daily", null=True, blank=True, on_delete=models.PROTECT, related_name="games"
+    )
+    hints = models.PositiveIntegerField(default=0, help_text="Hints asked for.")
     undos = models.PositiveIntegerField(default=0)
     redo = models.PositiveIntegerField(default=0, help_text="Undone moves Redo can replay.")
     version = models.PositiveIntegerField(
@@ -126,3 +130,62 @@ class Move(models.Model):
 
     def __str__(self) -> str:
         return f"{self.ply}. {self.notation}{' (auto)' if self.auto else ''}"
+
+
+class Daily(models.Model):
+    """One deal per game per UTC date, the same for everyone, proved winnable by the solver."""
+
+    game = models.CharField(max_length=32, choices=GAME_CHOICES)
+    date = models.DateField()
+    deal = models.BigIntegerField()
+    par = models.PositiveIntegerField(help_text="The length of the solver's winning line.")
+    solution = models.TextField(help_text="The solver's winning line: the proof.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-date", "game"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "date"], name="daily_unique_game_date")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.rules.name} daily {self.date:%Y-%m-%d}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("games:daily_board", args=[self.date.isoformat(), self.game])
+
+    @property
+    def rules(self):  # type: ignore[no-untyped-def]
+        return get_game(self.game)
+
+
+class Entry(models.Model):
+    """A player's best on-time win of a daily: created only by the server, at the winning
+    move of a game it validated from the daily's deal."""
+
+    daily = models.ForeignKey(Daily, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="entries")
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="entry")
+    moves = models.PositiveIntegerField()
+    elapsed = models.DurationField()
+    undos = models.PositiveIntegerField(default=0)
+    hints = models.PositiveIntegerField(default=0)
+    finished_at = models.DateTimeField()
+
+    class Meta:
+        verbose_name_plural = "entries"
+        ordering = ["moves", "elapsed", "finished_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["daily", "player"], name="entry_unique_daily_player")
+        ]
+        indexes = [
+            models.Index(fields=["daily", "moves", "elapsed", "finished_at"], name="entry_rank_idx")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} on {self.daily}: {self.moves} moves"
+
+    @property
+    def rank_key(self) -> tuple[int, timedelta, datetime]:
+        """Fewest moves, then shortest play time, then earliest finish (RULES.md)."""
+        return (self.moves, self.elapsed, self.finished_at)

@@ -45,6 +45,8 @@ class PileView:
     target: bool = False
     """A legal destination for the selected card."""
     selected: bool = False
+    hinted: bool = False
+    """Where the hint's move goes."""
 
     @property
     def top(self) -> CardView | None:
@@ -93,13 +95,21 @@ def parse_selection(board: Board, text: str | None) -> str | None:
     return None
 
 
-def board_view(board: Board, selected: str | None = None, *, interactive: bool = True) -> BoardView:
+def board_view(
+    board: Board,
+    selected: str | None = None,
+    *,
+    interactive: bool = True,
+    hinted: str | None = None,
+) -> BoardView:
     """What the templates draw; ``interactive=False`` (replays) makes every card inert."""
     rules = board.rules
     legal = board.legal_moves()
     targets = {m.target for m in legal if _source(m) == selected} if selected else set()
     sources = {m.source for m in legal if m.source.startswith("f")}
     piles = {name: _pile(board, name, targets, selected, sources) for name in board.pile_names}
+    if hinted in piles:
+        piles[hinted].hinted = True
     if not interactive:
         for pile in piles.values():
             pile.slot = ""
@@ -193,7 +203,8 @@ def pile_html(pile: PileView, side: str) -> str:
     is the same a template would write: every card a button with an accessible name.
     ``type="submit"`` is explicit because htmx tracks a ``form=`` button only then."""
     classes = f"pile {side} {pile.kind}{' target' if pile.target else ''}"
-    classes += f"{' selected' if pile.selected else ''} n{len(pile.cards)}"
+    classes += f"{' selected' if pile.selected else ''}{' hinted' if pile.hinted else ''}"
+    classes += f" n{len(pile.cards)}"
     label = pile.label + (", legal destination" if pile.target else "")
     parts = [f'<div class="{classes}" data-pile="{pile.name}" role="group" aria-label="{label}">']
     for card in pile.cards:

@@ -15,9 +15,12 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.db import IntegrityError, transaction
+from django.db.models import F
 
-from games.models import Game, Move, Player
-from games.rules import MAX_DEAL, Board, GameRecord, IllegalMove, get_game
+from games.daily import record_win
+from games.models import Daily, Game, Move, Player
+from games.rules import MAX_DEAL, Board, GameRecord, IllegalMove, get_game, solver
+from games.rules.solver import Hint
 
 IDLE_CAP = timedelta(minutes=2)
 """The longest gap between two actions that counts as play time (a tab left open does not)."""
@@ -58,6 +61,7 @@ def game_start(
     deal: int | None = None,
     autoplay: bool | None = None,
     options: Iterable[str] = (),
+    daily: Daily | None = None,
     now: datetime,
 ) -> Game:
     """Create a game of ``deal`` (a random one when ``None``) and play its safe opening."""
@@ -74,6 +78,7 @@ def game_start(
             autoplay=autoplay,
             position=board.layout(),
             active_at=now,
+            daily=daily,
         )
         played = board.autoplay() if autoplay else []
         _append(row, board, [(m.notation(), True) for m in played], now=now)
@@ -285,7 +290,8 @@ def _save(game: Game, board: Board, *, now: datetime, restart_ply: int | None = 
     game.ply = board.ply
     game.position = board.layout()
     game.restart_ply = restart_ply
-    if board.is_won():
+    won = board.is_won() and game.status != Game.Status.WON
+    if won:
         game.status = Game.Status.WON
         game.finished_at = now
     fields = [
@@ -307,6 +313,31 @@ def _save(game: Game, board: Board, *, now: datetime, restart_ply: int | None = 
         raise GameConflict(game, "This game moved on in another tab: here is where it stands")
     game.version += 1
     transaction.on_commit(lambda: _remember(game, board))
+    if won and game.daily_id is not None:
+        record_win(game, now)
+
+
+HINT_SECONDS = 1.0
+"""The Hint button's solver budget: an answer within about a second, never a blocked worker."""
+ANALYSE_SECONDS = 3.0
+
+
+def game_hint(*, game_id: uuid.UUID, player_id: PlayerId) -> tuple[Game, Board, Hint]:
+    """The next move of a winning line from the game's position (counted on the game)."""
+    game, board = _load(game_id, player_id, None)
+    answer = solver.hint(board, seconds=HINT_SECONDS)
+    Game.objects.filter(pk=game.pk).update(hints=F("hints") + 1)
+    game.hints += 1
+    return game, board, answer
+
+
+def game_analyse(game: Game) -> int | None:
+    """The ply whose move made the game unwinnable (0: the deal itself), if the solver can
+    tell within its budget; ``None`` otherwise (or while the position can still be won)."""
+    line = list(game.moves.filter(undone=False).values_list("notation", flat=True))
+    return solver.first_losing_ply(
+        game.game, game.deal, line, seconds=ANALYSE_SECONDS, options=game.options
+    )
 
 
 def game_import(*, player: Player, record: GameRecord, now: datetime) -> Game:

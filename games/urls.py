@@ -1,7 +1,24 @@
-from django.contrib.auth import views as auth_views
-from django.urls import path
+import datetime as dt
 
-from games import player_views, views
+from django.contrib.auth import views as auth_views
+from django.urls import path, register_converter
+
+from games import daily_views, player_views, views
+
+
+class DateConverter:
+    """``2026-11-22`` in a URL: a real calendar date or no match (404)."""
+
+    regex = r"\d{4}-\d{2}-\d{2}"
+
+    def to_python(self, value: str) -> dt.date:
+        return dt.date.fromisoformat(value)  # ValueError: not a date, so no match
+
+    def to_url(self, value: dt.date) -> str:
+        return value.isoformat()
+
+
+register_converter(DateConverter, "date")
 
 app_name = "games"
 
@@ -20,7 +37,15 @@ urlpatterns = [
     path("games/<uuid:game_id>/record", views.record, name="record"),
     path("games/<uuid:game_id>/replay/", views.replay, name="replay"),
     path("games/<uuid:game_id>/delete", views.delete, name="delete"),
+    path("games/<uuid:game_id>/hint", views.hint, name="hint"),
+    path("games/<uuid:game_id>/analyse", views.analyse, name="analyse"),
     path("import/", views.import_record, name="import"),
+    path("daily/", daily_views.today, name="daily"),
+    path("daily/archive/", daily_views.archive, name="daily_archive"),
+    path("daily/<date:date>/", daily_views.day, name="daily_day"),
+    path("daily/<date:date>/<slug:slug>/", daily_views.board, name="daily_board"),
+    path("daily/<date:date>/<slug:slug>/play", daily_views.play, name="daily_play"),
+    path("leaderboard/<slug:slug>/", daily_views.game_board, name="game_board"),
     path("me/", player_views.profile, name="profile"),
     path("me/games/", player_views.my_games, name="my_games"),
     path("me/stats/", player_views.stats, name="stats"),

@@ -17,11 +17,12 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import reswap, retarget
 
 from games import services
+from games.daily import is_late
 from games.forms import ActionForm, ImportForm, MoveForm, PlayForm, ReplayForm
 from games.models import Game
 from games.players import current_player, known_player, session_player_id
 from games.presentation import board_view, layout_preview, parse_selection
-from games.rules import GAMES, GameRecord, ReplayError, RulesError, get_game
+from games.rules import GAMES, Board, GameRecord, Move, ReplayError, RulesError, get_game
 
 GAME_PAGE = "games/game.html"
 
@@ -187,6 +188,52 @@ def delete(request: HttpRequest, game_id: str) -> HttpResponse:
     return render(request, "games/confirm_delete.html", {"game": game, "rules": game.rules})
 
 
+@require_POST
+def hint(request: HttpRequest, game_id: str) -> HttpResponse:
+    """Highlight the next move of a winning line, or say why there is none."""
+    try:
+        game, board, answer = services.game_hint(
+            game_id=game_id, player_id=session_player_id(request)
+        )
+    except Game.DoesNotExist as error:
+        raise Http404("No such game") from error
+    except services.NotOwner as error:
+        return _refused(request, game_id, str(error), status=403)
+    except RulesError as error:
+        return _refused(request, game_id, str(error), status=422)
+    if answer.move is not None:
+        source = f"r:{answer.move.card}" if answer.move.card else answer.move.source
+        message = f"Hint: {_describe(board, answer.move)} ({answer.remaining} moves to win)."
+        context = _context(request, game, board, source, message=message, hint=answer.move)
+        context["error"] = False
+    else:
+        message = {
+            "unsolvable": "This position can no longer be won: undo or restart.",
+            "solved": "The game is won.",
+        }.get(answer.verdict, "No winning line was found in time; try again after a move.")
+        context = _context(request, game, board, None, message=message)
+        context["error"] = answer.verdict == "unsolvable"
+    template = "games/move_response.html" if request.htmx else GAME_PAGE
+    return render(request, template, context)
+
+
+@require_GET
+def analyse(request: HttpRequest, game_id: str) -> HttpResponse:
+    """After a lost game: the move after which it could no longer be won, if the solver can tell."""
+    game = get_object_or_404(Game, pk=game_id)
+    ply = services.game_analyse(game)
+    if ply is None:
+        message = "The solver could not tell in time where this game was lost."
+    elif ply == 0:
+        message = "This deal could not be won from the start."
+    else:
+        notation = game.moves.get(ply=ply, undone=False).notation
+        message = f"The game could still be won until move {ply} ({notation})."
+    context = {"message": message, "game": game, "ply": ply, "analysis": True}
+    template = "games/game.html#status" if request.htmx else "games/analysis.html"
+    return render(request, template, context)
+
+
 @require_GET
 def record(request: HttpRequest, game_id: str) -> HttpResponse:
     game = get_object_or_404(Game, pk=game_id)
@@ -257,19 +304,37 @@ def _refused(
     return render(request, GAME_PAGE, context, status=status)
 
 
+def _describe(board: Board, move: Move) -> str:
+    """``Seven of clubs from pile 3 to pile 5``: a move in words."""
+    card = move.card or board.pile(move.source)[-1]
+    where = {"t": "pile", "f": "foundation", "r": "reserve"}
+    return (
+        f"{card.name} from {where[move.source[0]]} {move.source[1:]} "
+        f"to {where[move.target[0]]} {move.target[1:]}"
+    )
+
+
 def _context(
-    request: HttpRequest, game: Game, board: Any, selected: str | None, *, message: str = ""
+    request: HttpRequest,
+    game: Game,
+    board: Any,
+    selected: str | None,
+    *,
+    message: str = "",
+    hint: Move | None = None,
 ) -> dict[str, Any]:
     owner = _owns(request, game)
+    view = board_view(board, selected if owner else None, hinted=hint.target if hint else None)
     return {
         "game": game,
         "rules": game.rules,
         "board": board,
-        "view": board_view(board, selected if owner else None),
+        "view": view,
         "owner": owner,
         "message": message,
         "error": bool(message),
         "won": board.is_won(),
+        "late": game.daily is not None and is_late(game.daily, game.finished_at or timezone.now()),
         "stuck": owner and not board.is_won() and board.is_cycle_stuck(),
         "can_undo": owner and (game.ply > 0 or bool(game.restart_ply)),
         "can_redo": owner and game.redo > 0,

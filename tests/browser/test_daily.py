@@ -1,0 +1,61 @@
+"""The daily challenge as a player meets it: play today's deal, win, find yourself ranked."""
+
+import datetime as dt
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+from pytest_django.live_server_helper import LiveServer
+
+from games.models import Daily
+from games.rules import GAMES
+from games.rules.record import split_record
+
+pytestmark = pytest.mark.browser
+
+LINE = split_record((Path(__file__).parent / "lines/citadel-3.txt").read_text())[1]
+
+
+@pytest.fixture
+def todays_dailies(transactional_db: None) -> None:
+    """Today's dailies already prepared: Citadel is deal 3, whose winning line we know."""
+    today = dt.datetime.now(dt.UTC).date()
+    for slug in GAMES:
+        Daily.objects.create(game=slug, date=today, deal=3, par=60, solution="")
+
+
+def test_win_todays_daily_and_find_your_row(
+    page: Page, live_server: LiveServer, todays_dailies: None
+) -> None:
+    page.goto(live_server.url + "/me/")
+    page.get_by_label("Auto-play safe cards").uncheck()
+    page.get_by_role("button", name="Save preferences").click()
+
+    page.goto(live_server.url + "/daily/")
+    card = page.locator('.daily-card[data-game="citadel"]')
+    expect(card).to_contain_text("Par 60 moves · 0 won")
+    card.get_by_role("link", name="Play").click()
+
+    for ply, notation in enumerate(LINE, 1):
+        page.locator(f'#board button[name="select"][value="{notation.split("-")[0]}"]').click()
+        page.locator(f'#board button[name="move"][value="{notation}"]').click()
+        expect(page.get_by_test_id("moves")).to_have_text(str(ply))
+    expect(page.locator("#status")).to_contain_text("You won!")
+
+    page.locator(".daily-note a").click()
+    mine = page.locator("tr.mine")
+    expect(mine.locator("td")).to_have_text(
+        [
+            "1",
+            re.compile("^Player "),
+            str(len(LINE)),
+            "+8",
+            re.compile(r"^\d+:\d\d$"),
+            "0",
+            "0",
+            "Watch",
+        ]
+    )
+    mine.get_by_role("link", name="Watch").click()
+    expect(page.get_by_test_id("replay-ply")).to_have_text(str(len(LINE)))
