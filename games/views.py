@@ -331,6 +331,7 @@ def _context(
         "board": board,
         "view": view,
         "owner": owner,
+        "four_colour": request.session.get("four_colour", False),
         "message": message,
         "error": bool(message),
         "won": board.is_won(),

@@ -235,3 +235,11 @@ def test_statistics_page_draws_a_chart(owner_client: Client, start_game) -> None
     body = owner_client.get(reverse("games:stats")).text
 
     assert '<svg class="results" role="img" aria-label="1 won of the last 1 finished games"' in body
+
+
+def test_the_four_colour_preference_colours_the_board(owner_client: Client, game: Game) -> None:
+    owner_client.post(reverse("games:profile"), {"four_colour": "on", "autoplay": "on"})
+
+    assert 'class="board wings beleaguered-castle four"' in owner_client.get(
+        game.get_absolute_url()
+    ).text
