@@ -1,13 +1,17 @@
 """Turns a board into what the templates draw: rows of piles, cards with accessible names,
-the selected card and the legal destinations. No HTML here, no rules in the templates."""
+the selected card, the legal destinations and the sentences players read. The rules stay in
+the engine and out of the templates; the one piece of HTML here is a pile (``pile_html``),
+the hot path of every move response."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 from html import escape
 
 from games.rules import Board, Card, Move, NotationError, get_game
 from games.rules.cards import RANKS
+from games.rules.solver import Hint
 
 SUIT_SYMBOLS = "♣♦♥♠"
 SUIT_CLASSES = ("c", "d", "h", "s")
@@ -192,8 +196,9 @@ def _set_actions(pile: PileView, selected: str | None) -> None:
         pile.top.action, pile.top.value = "move", f"{selected}-{pile.name}"
 
 
+@cache
 def layout_preview(slug: str) -> BoardView:
-    """A game's deal 1, for the home page's picture of its layout."""
+    """A game's deal 1, for the home page's picture of its layout (never changes)."""
     return board_view(Board(get_game(slug), 1))
 
 
@@ -235,3 +240,37 @@ def pile_html(pile: PileView, side: str) -> str:
 def thumbnail(game: object) -> BoardView:
     """A saved game's current position, for the small pictures of "My games"."""
     return board_view(Board.from_layout(game.position), interactive=False)  # type: ignore[attr-defined]
+
+
+def describe_move(board: Board, move: Move) -> str:
+    """``Seven of clubs from pile 3 to pile 5``: a move in words, before it is played."""
+    card = move.card or board.pile(move.source)[-1]
+    where = {"t": "pile", "f": "foundation", "r": "reserve"}
+    return (
+        f"{card.name} from {where[move.source[0]]} {move.source[1:]} "
+        f"to {where[move.target[0]]} {move.target[1:]}"
+    )
+
+
+def hint_message(board: Board, hint: Hint) -> tuple[str, bool]:
+    """The Hint button's sentence, and whether it is bad news."""
+    if hint.move is not None:
+        return f"Hint: {describe_move(board, hint.move)} ({hint.remaining} moves to win).", False
+    if hint.verdict == "unsolvable":
+        return "This position can no longer be won: undo or restart.", True
+    if hint.verdict == "solved":
+        return "The game is won.", False
+    return "No winning line was found in time; try again after a move.", False
+
+
+def analysis_message(game: object, ply: int | None) -> str:
+    """What Analyse found: the last move that kept the game winnable, if the solver knows."""
+    if ply is None:
+        return (
+            "The solver found no move that lost this game: it may still be winnable, "
+            "or the search ran out of time."
+        )
+    if ply == 0:
+        return "This deal could not be won from the start."
+    notation = game.moves.get(ply=ply, undone=False).notation  # type: ignore[attr-defined]
+    return f"The game could still be won until move {ply} ({notation})."

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.db.models import F
 
@@ -333,11 +334,17 @@ def game_hint(*, game_id: uuid.UUID, player_id: PlayerId) -> tuple[Game, Board, 
 
 def game_analyse(game: Game) -> int | None:
     """The ply whose move made the game unwinnable (0: the deal itself), if the solver can
-    tell within its budget; ``None`` otherwise (or while the position can still be won)."""
+    tell within its budget; ``None`` otherwise (or while the position can still be won).
+    Answers are cached per game version: a second click costs nothing."""
+    key = f"analyse:{game.pk}:{game.version}"
+    if (cached := cache.get(key)) is not None:
+        return None if cached < 0 else int(cached)
     line = list(game.moves.filter(undone=False).values_list("notation", flat=True))
-    return solver.first_losing_ply(
+    ply = solver.first_losing_ply(
         game.game, game.deal, line, seconds=ANALYSE_SECONDS, options=game.options
     )
+    cache.set(key, -1 if ply is None else ply, timeout=24 * 3600)
+    return ply
 
 
 def game_import(*, player: Player, record: GameRecord, now: datetime) -> Game:

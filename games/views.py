@@ -21,8 +21,14 @@ from games.daily import is_late
 from games.forms import ActionForm, ImportForm, MoveForm, PlayForm, ReplayForm
 from games.models import Game
 from games.players import current_player, known_player, session_player_id
-from games.presentation import board_view, layout_preview, parse_selection
-from games.rules import GAMES, Board, GameRecord, Move, ReplayError, RulesError, get_game
+from games.presentation import (
+    analysis_message,
+    board_view,
+    hint_message,
+    layout_preview,
+    parse_selection,
+)
+from games.rules import GAMES, GameRecord, Move, ReplayError, RulesError, get_game
 
 GAME_PAGE = "games/game.html"
 
@@ -201,35 +207,25 @@ def hint(request: HttpRequest, game_id: str) -> HttpResponse:
         return _refused(request, game_id, str(error), status=403)
     except RulesError as error:
         return _refused(request, game_id, str(error), status=422)
+    message, bad_news = hint_message(board, answer)
+    selected = None
     if answer.move is not None:
-        source = f"r:{answer.move.card}" if answer.move.card else answer.move.source
-        message = f"Hint: {_describe(board, answer.move)} ({answer.remaining} moves to win)."
-        context = _context(request, game, board, source, message=message, hint=answer.move)
-        context["error"] = False
-    else:
-        message = {
-            "unsolvable": "This position can no longer be won: undo or restart.",
-            "solved": "The game is won.",
-        }.get(answer.verdict, "No winning line was found in time; try again after a move.")
-        context = _context(request, game, board, None, message=message)
-        context["error"] = answer.verdict == "unsolvable"
+        selected = f"r:{answer.move.card}" if answer.move.card else answer.move.source
+    context = _context(request, game, board, selected, message=message, hint=answer.move)
+    context["error"] = bad_news
     template = "games/move_response.html" if request.htmx else GAME_PAGE
     return render(request, template, context)
 
 
 @require_GET
 def analyse(request: HttpRequest, game_id: str) -> HttpResponse:
-    """After a lost game: the move after which it could no longer be won, if the solver can tell."""
+    """After a lost game: the move after which it could no longer be won (owner only: the
+    search costs seconds)."""
     game = get_object_or_404(Game, pk=game_id)
+    if not _owns(request, game):
+        return _refused(request, game_id, "Only the player of this game can analyse it", status=403)
     ply = services.game_analyse(game)
-    if ply is None:
-        message = "The solver could not tell in time where this game was lost."
-    elif ply == 0:
-        message = "This deal could not be won from the start."
-    else:
-        notation = game.moves.get(ply=ply, undone=False).notation
-        message = f"The game could still be won until move {ply} ({notation})."
-    context = {"message": message, "game": game, "ply": ply, "analysis": True}
+    context = {"message": analysis_message(game, ply), "game": game, "ply": ply, "error": False}
     template = "games/game.html#status" if request.htmx else "games/analysis.html"
     return render(request, template, context)
 
@@ -302,16 +298,6 @@ def _refused(
     keep = selected if _owns(request, game) else None
     context = _context(request, game, board, parse_selection(board, keep), message=reason)
     return render(request, GAME_PAGE, context, status=status)
-
-
-def _describe(board: Board, move: Move) -> str:
-    """``Seven of clubs from pile 3 to pile 5``: a move in words."""
-    card = move.card or board.pile(move.source)[-1]
-    where = {"t": "pile", "f": "foundation", "r": "reserve"}
-    return (
-        f"{card.name} from {where[move.source[0]]} {move.source[1:]} "
-        f"to {where[move.target[0]]} {move.target[1:]}"
-    )
 
 
 def _context(

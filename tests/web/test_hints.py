@@ -20,9 +20,7 @@ def test_hint_highlights_the_next_move_of_a_winning_line_and_counts(
     assert game.hints == 1 and game.ply == 0
 
 
-def test_hint_says_when_the_position_can_no_longer_be_won(
-    owner_client: Client, start_game
-) -> None:
+def test_hint_says_when_the_position_can_no_longer_be_won(owner_client: Client, start_game) -> None:
     game = start_game("beleaguered-castle", 1)
 
     response = owner_client.post(reverse("games:hint", args=[game.pk]), headers=HX)
@@ -38,8 +36,12 @@ def test_hints_are_for_the_owner_only(other_client: Client, game: Game) -> None:
     assert game.hints == 0
 
 
-def test_analyse_finds_where_the_game_was_lost(client: Client, game: Game) -> None:
-    response = client.get(reverse("games:analyse", args=[game.pk]))
+def test_analyse_finds_where_the_game_was_lost(owner_client: Client, game: Game) -> None:
+    response = owner_client.get(reverse("games:analyse", args=[game.pk]))
 
     assert response.status_code == 200
     assert "could not be won from the start" in response.text
+
+
+def test_only_the_owner_may_analyse(other_client: Client, game: Game) -> None:
+    assert other_client.get(reverse("games:analyse", args=[game.pk])).status_code == 403
