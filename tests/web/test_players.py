@@ -240,6 +240,7 @@ def test_statistics_page_draws_a_chart(owner_client: Client, start_game) -> None
 def test_the_four_colour_preference_colours_the_board(owner_client: Client, game: Game) -> None:
     owner_client.post(reverse("games:profile"), {"four_colour": "on", "autoplay": "on"})
 
-    assert 'class="board wings beleaguered-castle four"' in owner_client.get(
-        game.get_absolute_url()
-    ).text
+    assert (
+        'class="board wings beleaguered-castle four"'
+        in owner_client.get(game.get_absolute_url()).text
+    )
