@@ -25,6 +25,7 @@ app_name = "games"
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.health, name="health"),
+    path("robots.txt", views.robots, name="robots"),
     path("rules/<slug:slug>/", views.rules_page, name="rules"),
     path("play/<slug:slug>/", views.play, name="play"),
     path("play/<slug:slug>/<int:deal>/", views.play, name="play_deal"),

@@ -47,6 +47,15 @@ def health(request: HttpRequest) -> HttpResponse:
     return HttpResponse("ok", content_type="text/plain")
 
 
+ROBOTS = "User-agent: *\nDisallow: /play/\nDisallow: /daily/*/play\nDisallow: /games/\n"
+
+
+@require_GET
+def robots(request: HttpRequest) -> HttpResponse:
+    """Starting a game is a GET (shareable deal links): keep crawlers from starting games."""
+    return HttpResponse(ROBOTS, content_type="text/plain")
+
+
 @require_GET
 def rules_page(request: HttpRequest, slug: str) -> HttpResponse:
     rules = _rules_or_404(slug)

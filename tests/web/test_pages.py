@@ -145,3 +145,9 @@ def test_chessboard_shows_its_base_rank_once_chosen(owner_client: Client, start_
 
 def test_other_games_do_not_show_a_base_rank(owner_client: Client, game: Game) -> None:
     assert "base-rank" not in owner_client.get(game.get_absolute_url()).text
+
+
+def test_robots_keep_crawlers_from_starting_games(client: Client) -> None:
+    body = client.get("/robots.txt").text
+
+    assert "Disallow: /play/" in body
