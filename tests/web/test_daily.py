@@ -272,3 +272,26 @@ def test_starting_a_daily_links_the_game_and_resumes_it(
     game = Game.objects.get()
     assert first["Location"] == second["Location"] == game.get_absolute_url()
     assert game.daily == daily and game.deal == daily.deal
+
+
+def test_game_champions_count_wins_streaks_and_average_over_par(client: Client, db: None) -> None:
+    ada, bob = (Player.objects.create(display_name=n) for n in ("Ada", "Bob"))
+    for offset, (player, moves) in enumerate([(ada, 70), (ada, 66), (bob, 61)]):
+        date = DAY + dt.timedelta(days=offset if player is ada else 5)
+        daily = Daily.objects.create(game="citadel", date=date, deal=offset + 1, par=60)
+        game = Game.objects.create(
+            game="citadel", deal=offset + 1, owner=player, daily=daily, position="", status="won"
+        )
+        Entry.objects.create(
+            daily=daily,
+            player=player,
+            game=game,
+            moves=moves,
+            elapsed=dt.timedelta(seconds=60),
+            finished_at=NOON,
+        )
+
+    body = client.get(reverse("games:game_board", args=["citadel"])).text
+
+    assert "<td>Ada</td><td>2</td><td>2 days</td><td>8.0</td>" in body
+    assert "<td>Bob</td><td>1</td><td>1 day</td><td>1.0</td>" in body
