@@ -143,7 +143,7 @@ def game_undo(
     game, board = _load(game_id, player_id, expected_ply)
     if board.ply == 0 and game.restart_ply:
         return _redo(game, board, now=now, upto=game.restart_ply, count_undo=True)
-    group = _last_group(_line(game))
+    group = _last_group(_line(game, board))
     if not group:
         raise IllegalMove("undo", "There is no move to undo")
     for _ in group:
@@ -171,7 +171,7 @@ def game_restart(
     game, board = _load(game_id, player_id, expected_ply)
     if board.ply == 0:
         raise IllegalMove("restart", "The game is already at its start")
-    line = _line(game)
+    line = _line(game, board)
     restart_ply = board.ply
     while board.ply:
         board.pop()
@@ -202,10 +202,18 @@ Line = list[tuple[int, str, bool]]
 """The current line's move rows as (primary key, notation, auto)."""
 
 
-def _line(game: Game) -> Line:
-    return list(
+def _line(game: Game, board: Board) -> Line:
+    """The current line's rows; they must be the ones ``board`` was replayed from.
+
+    The game row and its move rows are read one after the other, not in one snapshot: a
+    move that lands in between shows up as a line longer than the board (HTTP 409).
+    """
+    line = list(
         game.moves.filter(undone=False).order_by("ply").values_list("pk", "notation", "auto")
     )
+    if len(line) != board.ply:
+        raise GameConflict(game, "This game moved on in another tab: here is where it stands")
+    return line
 
 
 def _load(game_id: uuid.UUID, player_id: PlayerId, expected_ply: int | None) -> tuple[Game, Board]:
@@ -250,8 +258,11 @@ def _redo(
         pending = [m for m in pending if m[1] <= upto]
     if not pending:
         raise IllegalMove("redo", "There is no move to redo")
-    for _, _, notation, _ in pending:
-        board.play(notation)
+    try:
+        for _, _, notation, _ in pending:
+            board.play(notation)
+    except IllegalMove as error:  # the rows changed since the game row was read
+        raise GameConflict(game, "This game moved on in another tab") from error
     game.redo -= len(pending)
     game.undos += count_undo
     with transaction.atomic():

@@ -1,0 +1,276 @@
+"""Writers racing on PostgreSQL: real threads, each with its own database connection.
+
+Races are staged with PostgreSQL's own locks: the test holds the game row ``FOR UPDATE``
+until every racer has read the game, checked its move and is waiting to write, then lets
+them go. Each racer's compare-and-swap of ``Game.version`` must then find out that another
+one wrote first.
+"""
+
+import random
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.db import connection, transaction
+from django.test import Client
+
+from games import services
+from games.loadtest import replay_problems
+from games.models import Game, Player
+from games.rules import GAMES, RulesError
+
+from .helpers import NOW, browser
+
+pytestmark = [
+    pytest.mark.skipif(
+        connection.vendor != "postgresql",
+        reason="concurrent writers need PostgreSQL (set DATABASE_URL; .ci/run does)",
+    ),
+    pytest.mark.django_db(transaction=True),
+]
+
+
+def in_threads(actions: list[Callable[[], Any]], *, timeout: float = 30) -> list[Any]:
+    """Run each action in its own thread and connection; its result, or the exception."""
+    results: list[Any] = [None] * len(actions)
+
+    def run(index: int) -> None:
+        try:
+            results[index] = actions[index]()
+        except Exception as error:
+            results[index] = error
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(actions))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout)
+    assert not any(thread.is_alive() for thread in threads), "a racer never finished"
+    return results
+
+
+def racing(game: Game, actions: list[Callable[[], Any]]) -> list[Any]:
+    """Run ``actions`` at once, releasing them only when all wait to write ``game``."""
+    with transaction.atomic():
+        Game.objects.select_for_update().get(pk=game.pk)
+        results: list[Any] = []
+        runner = threading.Thread(target=lambda: results.extend(in_threads(actions)))
+        runner.start()
+        wait_for_lock_waiters(len(actions))
+    runner.join(60)
+    return results
+
+
+def wait_for_lock_waiters(count: int, timeout: float = 20) -> None:
+    deadline = time.monotonic() + timeout
+    with connection.cursor() as cursor:
+        while time.monotonic() < deadline:
+            # Inside a transaction the activity view is a snapshot unless cleared.
+            cursor.execute("SELECT pg_stat_clear_snapshot()")
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND wait_event_type = 'Lock'"
+            )
+            if cursor.fetchone()[0] >= count:
+                return
+            time.sleep(0.01)
+    raise AssertionError(f"{count} writers never queued for the game row")
+
+
+def start(player: Player, deal: int = 1, slug: str = "beleaguered-castle") -> Game:
+    return services.game_start(player=player, game=slug, deal=deal, autoplay=False, now=NOW)
+
+
+def play(game: Game, notation: str, ply: int) -> Callable[[], services.Outcome]:
+    return lambda: services.game_play_move(
+        game_id=game.pk, player_id=game.owner_id, notation=notation, expected_ply=ply, now=NOW
+    )
+
+
+def undo(game: Game, ply: int) -> Callable[[], services.Outcome]:
+    return lambda: services.game_undo(
+        game_id=game.pk, player_id=game.owner_id, expected_ply=ply, now=NOW
+    )
+
+
+def restart(game: Game, ply: int) -> Callable[[], services.Outcome]:
+    return lambda: services.game_restart(
+        game_id=game.pk, player_id=game.owner_id, expected_ply=ply, now=NOW
+    )
+
+
+def line(game: Game) -> list[tuple[int, str]]:
+    return list(game.moves.filter(undone=False).order_by("ply").values_list("ply", "notation"))
+
+
+def assert_consistent() -> None:
+    checked, problems = replay_problems()
+    assert checked > 0
+    assert problems == []
+
+
+def test_two_moves_at_the_same_ply_store_exactly_one() -> None:
+    game = start(Player.objects.create())
+
+    results = racing(game, [play(game, "t3-t6", 0), play(game, "t7-f3", 0)])
+
+    winners = [r for r in results if isinstance(r, services.Outcome)]
+    losers = [r for r in results if isinstance(r, services.GameConflict)]
+    assert len(winners) == 1 and len(losers) == 1, results
+    assert line(game) == [(1, winners[0].played[0])]
+    game.refresh_from_db()
+    assert (game.ply, game.version) == (1, 2)
+    assert_consistent()
+
+
+def test_the_same_move_sent_twice_at_once_is_stored_once() -> None:
+    game = start(Player.objects.create())
+
+    results = racing(game, [play(game, "t3-t6", 0), play(game, "t3-t6", 0)])
+
+    assert Counter(type(r).__name__ for r in results) == {"Outcome": 1, "GameConflict": 1}
+    assert line(game) == [(1, "t3-t6")]
+    assert_consistent()
+
+
+@pytest.mark.parametrize(
+    "racers",
+    [
+        lambda game: [undo(game, 1), play(game, "t7-f3", 1)],
+        lambda game: [restart(game, 1), play(game, "t7-f3", 1)],
+        lambda game: [undo(game, 1), undo(game, 1), restart(game, 1)],
+    ],
+    ids=["undo-vs-move", "restart-vs-move", "undo-undo-restart"],
+)
+def test_one_of_several_racing_writers_wins(racers: Callable[[Game], list]) -> None:
+    game = start(Player.objects.create())
+    services.game_play_move(
+        game_id=game.pk, player_id=game.owner_id, notation="t3-t6", expected_ply=0, now=NOW
+    )
+
+    results = racing(game, racers(game))
+
+    outcomes = Counter(type(r).__name__ for r in results)
+    assert outcomes == {"Outcome": 1, "GameConflict": len(results) - 1}, results
+    assert_consistent()
+
+
+def test_two_browsers_posting_the_same_ply_get_one_success_and_one_409() -> None:
+    player = Player.objects.create()
+    game = start(player)
+    clients = [browser(player), browser(player)]
+    url = f"{game.get_absolute_url()}moves"
+    hx = {"HX-Request": "true", "X-CSRFToken": clients[0].cookies["csrftoken"].value}
+
+    def post(client: Client, move: str) -> Callable[[], int]:
+        return lambda: client.post(url, {"move": move, "ply": "0"}, headers=hx).status_code
+
+    statuses = racing(game, [post(clients[0], "t3-t6"), post(clients[1], "t7-f3")])
+
+    assert sorted(statuses) == [200, 409]
+    assert len(line(game)) == 1
+    assert_consistent()
+
+
+def test_unstaged_races_on_one_game_never_store_a_ply_twice() -> None:
+    """No staging: two threads fire at the same instant, over and over."""
+    game = start(Player.objects.create(), deal=7)
+    tally: Counter[str] = Counter()
+    for _ in range(25):
+        game.refresh_from_db()
+        board = services.game_board(game)
+        moves = [m.notation() for m in board.legal_moves()][:2]
+        if len(moves) < 2:
+            break
+        gate = threading.Barrier(2, timeout=10)
+
+        def fire(notation: str, ply: int = game.ply, gate=gate) -> services.Outcome:
+            gate.wait()
+            return play(game, notation, ply)()
+
+        results = in_threads([lambda n=n: fire(n) for n in moves])
+        kinds = Counter(type(r).__name__ for r in results)
+        assert kinds == {"Outcome": 1, "GameConflict": 1}, results
+        tally.update(kinds)
+
+    assert tally["Outcome"] >= 10
+    game.refresh_from_db()
+    assert [ply for ply, _ in line(game)] == list(range(1, game.ply + 1))
+    assert_consistent()
+
+
+def test_undo_reading_a_move_committed_after_its_game_row_conflicts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    game = start(Player.objects.create())
+    real_board = services.game_board
+
+    def board_then_another_tab_moves(row: Game, **kwargs: Any) -> Any:
+        board = real_board(row, **kwargs)
+        monkeypatch.setattr(services, "game_board", real_board)
+        play(game, "t3-t6", 0)()
+        return board
+
+    monkeypatch.setattr(services, "game_board", board_then_another_tab_moves)
+
+    with pytest.raises(services.GameConflict):
+        undo(game, 0)()
+
+
+def test_many_games_played_at_once_stay_replayable() -> None:
+    """Eight threads share twelve games (tabs of one player, and their auto-play), moving,
+    undoing, redoing and restarting whichever they pick; every refusal must be a conflict
+    or a rule, and every game must replay to its stored position afterwards."""
+    player = Player.objects.create()
+    slugs = list(GAMES)
+    games = [
+        services.game_start(
+            player=player, game=slugs[i % len(slugs)], deal=100 + i, autoplay=i % 3 == 0, now=NOW
+        )
+        for i in range(12)
+    ]
+    ids = [g.pk for g in games]
+
+    def worker(seed: int) -> Counter[str]:
+        rng = random.Random(seed)
+        tally: Counter[str] = Counter()
+        for _ in range(60):
+            game = Game.objects.get(pk=rng.choice(ids))
+            kwargs = {"game_id": game.pk, "player_id": player.pk, "now": NOW}
+            roll = rng.random()
+            try:
+                if roll < 0.12:
+                    services.game_undo(expected_ply=game.ply, **kwargs)
+                elif roll < 0.18:
+                    services.game_redo(expected_ply=game.ply, **kwargs)
+                elif roll < 0.2:
+                    services.game_restart(expected_ply=game.ply, **kwargs)
+                else:
+                    moves = services.game_board(game).legal_moves()
+                    if not moves:
+                        services.game_restart(expected_ply=game.ply, **kwargs)
+                    else:
+                        notation = rng.choice(moves).notation()
+                        services.game_play_move(notation=notation, expected_ply=game.ply, **kwargs)
+                tally["stored"] += 1
+            except services.GameConflict:
+                tally["conflict"] += 1
+            except RulesError:
+                tally["refused by the rules"] += 1
+        return tally
+
+    results = in_threads([lambda seed=seed: worker(seed) for seed in range(8)], timeout=120)
+
+    unexpected = [r for r in results if not isinstance(r, Counter)]
+    assert unexpected == []
+    tally = sum(results, Counter())
+    assert tally["stored"] >= 200 and tally["conflict"] > 0, tally
+    assert_consistent()
+    for game in Game.objects.filter(pk__in=ids):
+        plies = list(game.moves.filter(undone=False).values_list("ply", flat=True))
+        assert sorted(plies) == list(range(1, game.ply + 1))
