@@ -3,6 +3,18 @@
 DEBUG=1 gives a local development site (`make run` sets it). Without it the settings are
 production's and need SECRET_KEY and ALLOWED_HOSTS, except under pytest, which runs with
 DEBUG off but with a dev key, plain static storage and no HTTPS redirect.
+
+The variables, all optional in development (README, "Deployment"):
+
+- ``DATABASE_URL``: ``postgres://user@host:5432/name`` (default: ``db.sqlite3``);
+  ``CONN_MAX_AGE`` seconds to keep its connections (default 60); ``TEST_DATABASE_NAME``
+  for the test database (default ``test_`` + the name).
+- ``SECRET_KEY`` (and, while rotating it, the old keys in ``SECRET_KEY_FALLBACKS``),
+  ``ALLOWED_HOSTS`` and ``CSRF_TRUSTED_ORIGINS`` (comma-separated), ``DEBUG``,
+  ``SECURE_SSL_REDIRECT`` (default on in production), ``LOG_LEVEL``.
+- ``STATIC_ROOT``: where ``collectstatic`` writes (default ``staticfiles/``).
+- ``CACHE_URL``: ``redis://host:6379/0`` (or ``rediss://``, ``unix://``) for Redis,
+  ``locmem://`` or ``dummy://``; default: each process keeps its own memory cache.
 """
 
 import os
@@ -39,6 +51,9 @@ if not SECRET_KEY:
     if not LOCAL:
         raise ImproperlyConfigured("Set SECRET_KEY (or DEBUG=1 for local development).")
     SECRET_KEY = "django-insecure-castle-local-development-key-not-for-production"
+# Sessions are signed cookies holding the player's id: a new key without the old one among
+# the fallbacks cuts every anonymous player off their games.
+SECRET_KEY_FALLBACKS = env_list("SECRET_KEY_FALLBACKS", default=[])
 
 ALLOWED_HOSTS = env_list(
     "ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "testserver"] if LOCAL else []
@@ -93,10 +108,13 @@ TEMPLATES = [
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=60,
+        conn_max_age=int(os.environ.get("CONN_MAX_AGE", "60")),
         conn_health_checks=True,
     ),
 }
+if test_name := os.environ.get("TEST_DATABASE_NAME"):
+    # Lets two test runs share one PostgreSQL server without dropping each other's database.
+    DATABASES["default"]["TEST"] = {"NAME": test_name}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several server processes share one file: take the write lock at BEGIN (no upgrade
     # deadlocks), wait for it instead of failing, and let readers run beside the writer.
@@ -106,6 +124,29 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+
+def cache_from_url(url: str) -> dict[str, object]:
+    """Django's CACHES entry for ``CACHE_URL`` (empty: a memory cache per process)."""
+    scheme = url.partition("://")[0].lower()
+    if not url or scheme == "locmem":
+        return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    if scheme == "dummy":
+        return {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}
+    if scheme in {"redis", "rediss", "unix"}:
+        return {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": url,
+            "KEY_PREFIX": "castle",
+        }
+    raise ImproperlyConfigured(
+        f"CACHE_URL {url!r}: use redis://, rediss://, unix://, locmem:// or dummy://"
+    )
+
+
+# The board cache is not Django's (it lives in each process, keyed by game version, so it
+# can never be stale): Redis only lets app servers share what Django's cache holds.
+CACHES = {"default": cache_from_url(os.environ.get("CACHE_URL", "").strip())}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": f"django.contrib.auth.password_validation.{name}"}
@@ -122,6 +163,10 @@ AUTH_PASSWORD_VALIDATORS = [
 SESSION_ENGINE = "django.contrib.sessions.backends.signed_cookies"
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 400  # anonymous players keep their games for a year+
 
+LOGIN_URL = "games:login"
+LOGIN_REDIRECT_URL = "games:my_games"
+LOGOUT_REDIRECT_URL = "games:home"
+
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
 USE_I18N = True
@@ -129,7 +174,7 @@ USE_TZ = True
 
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -162,6 +207,8 @@ if not DEBUG:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=not TESTING)
+    # Load balancers probe app servers over plain HTTP.
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
     # Trusts the proxy in front (it must set or strip this header).
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 

@@ -1,0 +1,286 @@
+"""Production settings, checked the way a server starts them: in a fresh process, from the
+environment (``DEBUG`` unset, a real key, hosts), not through pytest's relaxed settings."""
+
+import json
+import os
+import re
+import secrets
+import socket
+import subprocess
+import sys
+import uuid
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+from django.test import Client, override_settings
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+
+from castle_site.settings import cache_from_url
+from games import services
+from games.models import Player
+from games.rules import GAMES
+
+from .helpers import NOW, browser
+
+ROOT = Path(__file__).resolve().parents[2]
+HOST = "castle.example.org"
+SETTINGS_VARIABLES = {
+    "DEBUG",
+    "SECRET_KEY",
+    "ALLOWED_HOSTS",
+    "CSRF_TRUSTED_ORIGINS",
+    "SECURE_SSL_REDIRECT",
+    "DATABASE_URL",
+    "CACHE_URL",
+    "STATIC_ROOT",
+    "CONN_MAX_AGE",
+    "TEST_DATABASE_NAME",
+    "DJANGO_ALLOW_ASYNC_UNSAFE",  # tests/conftest.py sets it for Playwright
+}
+
+
+def production_env(tmp_path: Path, **overrides: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in SETTINGS_VARIABLES}
+    env.update(
+        SECRET_KEY=secrets.token_urlsafe(64),
+        ALLOWED_HOSTS=HOST,
+        CSRF_TRUSTED_ORIGINS=f"https://{HOST}",
+        DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
+        STATIC_ROOT=str(tmp_path / "static"),
+    )
+    env.update(overrides)
+    return env
+
+
+def manage(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def in_production(env: dict[str, str], script: str) -> dict:
+    """Run ``script`` after ``django.setup()`` in a fresh process; it prints one JSON value."""
+    code = "import json, django\ndjango.setup()\n" + script
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def test_check_deploy_prints_no_warnings_with_production_settings(tmp_path: Path) -> None:
+    result = manage(production_env(tmp_path), "check", "--deploy", "--fail-level", "WARNING")
+
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.strip() == "System check identified no issues (0 silenced)."
+    assert result.stderr == ""
+
+
+def test_check_deploy_does_warn_about_a_weak_key(tmp_path: Path) -> None:
+    """The test above can fail: the same run with a short key reports it."""
+    env = production_env(tmp_path, SECRET_KEY="too-short")
+
+    result = manage(env, "check", "--deploy", "--fail-level", "WARNING")
+
+    assert result.returncode != 0
+    assert "security.W009" in result.stderr + result.stdout
+
+
+def test_production_refuses_to_start_without_a_secret_key(tmp_path: Path) -> None:
+    env = production_env(tmp_path)
+    del env["SECRET_KEY"]
+
+    result = manage(env, "check")
+
+    assert result.returncode != 0
+    assert "Set SECRET_KEY" in result.stderr
+
+
+HEADERS_SCRIPT = f"""
+from django.test import Client
+browser = Client(HTTP_HOST={HOST!r})
+plain = browser.get("/rules/citadel/")
+probe = browser.get("/healthz")
+proxied = browser.get("/healthz", HTTP_X_FORWARDED_PROTO="https")
+secure = browser.get("/healthz", secure=True)
+print(json.dumps({{
+    "plain": [plain.status_code, plain.headers.get("Location")],
+    "probe": probe.status_code,
+    "proxied": proxied.status_code,
+    "secure": [secure.status_code, dict(secure.headers)],
+}}))
+"""
+
+
+def test_production_redirects_to_https_and_sends_security_headers(tmp_path: Path) -> None:
+    answers = in_production(production_env(tmp_path), HEADERS_SCRIPT)
+
+    assert answers["plain"] == [301, f"https://{HOST}/rules/citadel/"]
+    assert answers["probe"] == 200  # a load balancer's health check, over plain HTTP
+    assert answers["proxied"] == 200  # TLS ended at the proxy, which says so
+    status, headers = answers["secure"]
+    assert status == 200
+    assert headers["Strict-Transport-Security"] == "max-age=31536000; includeSubDomains; preload"
+    assert headers["Content-Security-Policy"] == (
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:"
+    )
+    assert headers["X-Content-Type-Options"] == "nosniff"
+    assert headers["X-Frame-Options"] == "DENY"
+    assert headers["Referrer-Policy"] == "same-origin"
+
+
+STATIC_SCRIPT = f"""
+from django.templatetags.static import static
+from django.test import Client
+browser = Client(HTTP_HOST={HOST!r})
+css = static("css/castle.css")
+page = browser.get("/", secure=True)
+asset = browser.get(css, secure=True, HTTP_ACCEPT_ENCODING="gzip")
+print(json.dumps({{
+    "css": css,
+    "page": [page.status_code, css in page.content.decode()],
+    "asset": [asset.status_code, dict(asset.headers)],
+}}))
+"""
+
+
+def test_production_serves_hashed_compressed_static_files_forever(tmp_path: Path) -> None:
+    env = production_env(tmp_path)
+    for command in (["migrate", "--noinput", "-v0"], ["collectstatic", "--noinput", "-v0"]):
+        result = manage(env, *command)
+        assert result.returncode == 0, result.stderr
+
+    answers = in_production(env, STATIC_SCRIPT)
+
+    assert re.fullmatch(r"/static/css/castle\.[0-9a-f]{12}\.css", answers["css"])
+    assert answers["page"] == [200, True]
+    status, headers = answers["asset"]
+    assert status == 200
+    assert headers["Content-Encoding"] == "gzip"
+    assert "immutable" in headers["Cache-Control"]
+    assert (tmp_path / "static" / "staticfiles.json").exists()
+
+
+# -- the cache ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("url", "backend"),
+    [
+        ("", "locmem.LocMemCache"),
+        ("locmem://", "locmem.LocMemCache"),
+        ("dummy://", "dummy.DummyCache"),
+        ("redis://127.0.0.1:6379/1", "redis.RedisCache"),
+        ("rediss://:secret@cache.internal:6380/0", "redis.RedisCache"),
+    ],
+)
+def test_cache_url_picks_the_backend(url: str, backend: str) -> None:
+    cache = cache_from_url(url)
+
+    assert cache["BACKEND"] == f"django.core.cache.backends.{backend}"
+    if "redis" in backend:
+        assert cache["LOCATION"] == url
+
+
+def test_cache_url_rejects_an_unknown_scheme() -> None:
+    with pytest.raises(ImproperlyConfigured, match="memcached://"):
+        cache_from_url("memcached://127.0.0.1:11211")
+
+
+def redis_answers() -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", 6379), timeout=1):
+            return True
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not redis_answers(), reason="no Redis on 127.0.0.1:6379")
+def test_redis_cache_stores_and_reads_back() -> None:
+    from django.core.cache import caches
+
+    key = f"test-{uuid.uuid4()}"
+    with override_settings(CACHES={"default": cache_from_url("redis://127.0.0.1:6379/15")}):
+        cache = caches["default"]
+        cache.set(key, {"ply": 3}, timeout=10)
+        try:
+            assert cache.get(key) == {"ply": 3}
+        finally:
+            cache.delete(key)
+
+
+# -- Content Security Policy: the pages themselves ------------------------------------------
+
+
+class InlineCode(HTMLParser):
+    """Collects what ``script-src 'self'; style-src 'self'`` would block."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = dict(attrs)
+        if tag == "script" and not (values.get("src") or "").startswith("/"):
+            self.found.append(f"<script> without a same-site src: {attrs}")
+        if tag == "style":
+            self.found.append("<style> element")
+        for name, value in attrs:
+            if name.startswith("on") or name.startswith("hx-on") or name == "style":
+                self.found.append(f"<{tag} {name}=...>")
+            if (value or "").strip().lower().startswith(("javascript:", "js:")):
+                self.found.append(f"<{tag} {name}={value!r}>")
+
+
+def page_urls(game_id: uuid.UUID) -> list[str]:
+    """Every URL of the site's own patterns with no parameters or with a game id or a slug."""
+    urls = []
+
+    def walk(patterns: list, prefix: str) -> None:
+        for pattern in patterns:
+            if isinstance(pattern, URLResolver):
+                if pattern.namespace != "admin":
+                    walk(pattern.url_patterns, f"{prefix}{pattern.namespace or ''}:")
+            elif isinstance(pattern, URLPattern) and pattern.name:
+                converters = pattern.pattern.converters
+                kwargs = {}
+                for name, converter in converters.items():
+                    kind = type(converter).__name__
+                    if kind == "UUIDConverter":
+                        kwargs[name] = game_id
+                    elif kind == "SlugConverter":
+                        kwargs[name] = next(iter(GAMES))
+                    elif kind == "IntConverter":
+                        kwargs[name] = 1
+                if len(kwargs) == len(converters):
+                    urls.append(reverse(prefix.lstrip(":") + pattern.name, kwargs=kwargs))
+
+    walk(get_resolver().url_patterns, "")
+    return urls
+
+
+@pytest.mark.django_db
+def test_pages_run_only_their_own_scripts(client: Client) -> None:
+    player = Player.objects.create()
+    game = services.game_start(player=player, game="beleaguered-castle", deal=1, now=NOW)
+    owner = browser(player)
+    urls = [*page_urls(game.pk), f"{game.get_absolute_url()}?select=t3"]
+    urls += [reverse("games:rules", args=[slug]) for slug in GAMES]
+    checked = 0
+    for url in urls:
+        response = owner.get(url, follow=True)
+        if response.status_code != 200 or "html" not in response.headers["Content-Type"]:
+            continue
+        parser = InlineCode()
+        parser.feed(response.content.decode())
+        assert parser.found == [], url
+        checked += 1
+
+    assert checked >= 10
