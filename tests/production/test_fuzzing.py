@@ -1,0 +1,518 @@
+"""Bad input at every endpoint: random and malformed fields, wrong methods, other players'
+games, forged sessions, missing or wrong CSRF tokens.
+
+Every answer must be a 4xx (or a 2xx/3xx where the input is legitimately valid), never a
+5xx, and no game may change unless its owner sent it a write with a valid CSRF token; a
+move changes it exactly when the move was legal at the ply sent. Hypothesis runs every
+example inside one database transaction (the ``db`` fixture cannot roll back between
+examples), so each example snapshots the games before its request and checks after.
+"""
+
+import re
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import quote, urlencode
+
+import pytest
+from django.test import Client
+from django.urls import Resolver404, URLPattern, URLResolver, get_resolver, resolve
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+
+from games import services
+from games.forms import MoveForm
+from games.loadtest import replay_problems
+from games.models import Game, Move, Player
+from games.rules import GAMES, MAX_DEAL, RulesError
+
+from .helpers import CSRF_SECRET, NOW, OUTCOMES, REQUESTS, STATUSES, browser
+
+pytestmark = pytest.mark.django_db
+
+FUZZ = settings(
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+    # Shrinking a request through the database can take minutes; every assertion prints the
+    # whole request instead.
+    phases=[Phase.explicit, Phase.reuse, Phase.generate],
+)
+METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
+UNSAFE = {"POST", "PUT", "PATCH", "DELETE"}
+IDENTITIES = ["owner", "stranger", "anonymous", "ghost", "forged"]
+"""Who sends: the game's owner, another player, no session, a signed session for a player
+that does not exist, a session cookie that is not signed."""
+
+
+# -- the site's URLs ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Route:
+    name: str
+    route: str
+    """As written in urls.py, include prefixes first: ``games/<uuid:game_id>/moves``."""
+    converters: dict[str, Any]
+
+    def path(self, arguments: dict[str, Any]) -> str:
+        """The URL path with each ``<converter:name>`` replaced by its (quoted) argument,
+        matching or not: a value the converter refuses makes a 404, as in a browser."""
+        return "/" + PARAMETER.sub(
+            lambda match: quote(str(arguments[match["name"]]), safe=""), self.route
+        )
+
+
+PARAMETER = re.compile(r"<(?:[^>:]+:)?(?P<name>[^>]+)>")
+
+
+def routes() -> list[Route]:
+    """Every named URL pattern of the site (Django's admin excepted)."""
+    found = []
+
+    def walk(patterns: list, names: str, prefix: str) -> None:
+        for pattern in patterns:
+            if isinstance(pattern, URLResolver):
+                if pattern.namespace != "admin":
+                    namespace = f"{pattern.namespace}:" if pattern.namespace else ""
+                    walk(pattern.url_patterns, names + namespace, prefix + str(pattern.pattern))
+            elif isinstance(pattern, URLPattern) and pattern.name:
+                route = prefix + str(pattern.pattern)
+                found.append(Route(names + pattern.name, route, dict(pattern.pattern.converters)))
+
+    walk(get_resolver().url_patterns, "", "")
+    return found
+
+
+ROUTES = sorted(
+    routes(), key=lambda r: (r.name != "games:move", "game_id" not in r.converters, r.name)
+)
+"""The move endpoint first: hypothesis draws the first choice most often."""
+
+
+# -- the games every example may touch ------------------------------------------------------
+
+
+@dataclass
+class World:
+    owner: Player
+    stranger: Player
+    games: dict[str, Game] = field(default_factory=dict)
+
+    SETUP = {
+        "plain": ("owner", "beleaguered-castle", 1, False),
+        "autoplay": ("owner", "citadel", 3, True),
+        "reserves": ("owner", "archway", 5, False),
+        "theirs": ("stranger", "streets-and-alleys", 7, False),
+    }
+
+    def ensure(self) -> None:
+        """(Re)create any game an owner's delete removed."""
+        for key, (who, slug, deal, autoplay) in self.SETUP.items():
+            game = self.games.get(key)
+            if game is None or not Game.objects.filter(pk=game.pk).exists():
+                player = self.owner if who == "owner" else self.stranger
+                self.games[key] = services.game_start(
+                    player=player, game=slug, deal=deal, autoplay=autoplay, now=NOW
+                )
+
+    def ids(self) -> list[uuid.UUID]:
+        return [game.pk for game in self.games.values()]
+
+    def snapshot(self) -> dict[uuid.UUID, tuple]:
+        rows = {g["id"]: g for g in Game.objects.filter(pk__in=self.ids()).values()}
+        moves: dict[uuid.UUID, list] = {pk: [] for pk in rows}
+        for move in (
+            Move.objects.filter(game__in=rows)
+            .order_by("game", "ply")
+            .values_list("game", "ply", "notation", "auto", "undone")
+        ):
+            moves[move[0]].append(move[1:])
+        return {pk: (rows[pk], moves[pk]) for pk in rows}
+
+
+@pytest.fixture
+def world(db: None) -> World:
+    world = World(owner=Player.objects.create(), stranger=Player.objects.create())
+    world.ensure()
+    return world
+
+
+# -- strategies -----------------------------------------------------------------------------
+
+TEXT = st.text(max_size=40)
+LONG = st.text(min_size=300, max_size=5000) | st.just("t3-t6" * 4000)
+ODD_TEXT = st.sampled_from(
+    [
+        "",
+        " ",
+        "\x00",
+        "t3-t6\x00",
+        "t3\u2013t6",
+        "\uff54\uff13-\uff54\uff16",
+        "T3-T6",
+        " t3-t6 ",
+        "t3-t6\n",
+        "<script>alert(1)</script>",
+        "' OR 1=1 --",
+        "%00",
+        "\u202et3-t6",
+        "\U0001f0a1",
+        "null",
+        "[]",
+        "{}",
+    ]
+)
+NOTATION = st.from_regex(
+    r"(t[0-9]{1,2}|f[0-9]?|r[0-9]?|r:[0-9TJQKA][CDHS]|x)-(t[0-9]{1,2}|f[0-9]?|r[0-9]?)",
+    fullmatch=True,
+)
+PLY_TEXT = st.sampled_from(
+    [
+        "-1",
+        "-0",
+        "0",
+        "1e3",
+        "abc",
+        "",
+        " 7 ",
+        "1.0",
+        "1.5",
+        "\u0661\u0662",
+        "\uff11",
+        "0x10",
+        "+3",
+        str(10**30),
+        str(-(10**30)),
+        "9" * 400,
+        "100000",
+        "100001",
+        "NaN",
+        "inf",
+    ]
+) | st.integers(-(10**6), 10**6).map(str)
+SELECT = st.sampled_from(["t1", "t3", "t8", "t9", "t10", "f1", "f9", "r1", "r:7H", "r:XX", "r:"])
+VALUE = st.one_of(TEXT, ODD_TEXT, NOTATION, PLY_TEXT, SELECT, LONG)
+FIELD = st.sampled_from(
+    [
+        "move",
+        "ply",
+        "select",
+        "autoplay",
+        "option",
+        "page",
+        "record",
+        "then",
+        "display_name",
+        "four_colour",
+        "username",
+        "password",
+        "password1",
+        "password2",
+        "old_password",
+        "new_password1",
+        "new_password2",
+        "next",
+    ]
+) | st.text(min_size=1, max_size=12)
+FIELDS = st.dictionaries(FIELD, VALUE, max_size=6)
+SESSION_JUNK = st.from_regex(r"[A-Za-z0-9:_.-]{1,120}", fullmatch=True)
+
+
+def argument(converter: Any, world: World) -> st.SearchStrategy[Any]:
+    kind = type(converter).__name__
+    if kind == "UUIDConverter":
+        return st.sampled_from(world.ids()) | st.uuids()
+    if kind == "SlugConverter":
+        return st.sampled_from(list(GAMES)) | st.from_regex(r"[-a-zA-Z0-9_]{1,40}", fullmatch=True)
+    if kind == "IntConverter":
+        return st.integers(0, MAX_DEAL + 2) | st.integers(0, 10**40)
+    return st.from_regex(converter.regex, fullmatch=True)
+
+
+def plausible(converter: Any) -> str:
+    """A fixed value for a converter the fuzzer has no default for (a date, say)."""
+    candidates = ["2026-11-22", "3", "x", "a-b"]
+    return next((c for c in candidates if re.fullmatch(converter.regex, c)), "x")
+
+
+# -- one request ----------------------------------------------------------------------------
+
+
+@dataclass
+class Request:
+    identity: str
+    csrf: str
+    method: str
+    path: str
+    route: Route | None
+    kwargs: dict[str, Any]
+    query: dict[str, str]
+    body: dict[str, str] | bytes
+    encoding: str
+    htmx: bool
+
+    def __repr__(self) -> str:
+        def short(value: object) -> str:
+            text = repr(value)
+            return text if len(text) <= 80 else f"{text[:60]}...({len(text)} chars)"
+
+        fields = ", ".join(f"{k}={short(v)}" for k, v in vars(self).items() if k != "route")
+        return f"Request({fields})"
+
+    @property
+    def resolves(self) -> bool:
+        """Whether a view answers the path (the converters accept its values)."""
+        try:
+            resolve(self.path)
+        except Resolver404:
+            return False
+        return True
+
+    @property
+    def game_id(self) -> uuid.UUID | None:
+        value = self.kwargs.get("game_id")
+        return value if isinstance(value, uuid.UUID) else None
+
+    def owns_game(self, world: World) -> bool:
+        """Whether the URL names a game of the sender's (the stranger owns one too)."""
+        players = {"owner": world.owner.pk, "stranger": world.stranger.pk}
+        owners = {game.pk: game.owner_id for game in world.games.values()}
+        sender = players.get(self.identity)
+        return sender is not None and owners.get(self.game_id) == sender
+
+    def writes_as_owner(self, world: World) -> bool:
+        """A write with a valid CSRF token to a URL naming one of the sender's games."""
+        return self.owns_game(world) and self.csrf == "token" and self.method == "POST"
+
+
+def client_for(request: Request, world: World, session: str) -> Client:
+    players = {"owner": world.owner, "stranger": world.stranger, "ghost": Player(pk=uuid.uuid4())}
+    return browser(
+        players.get(request.identity),
+        csrf=request.csrf != "none",
+        session=session if request.identity == "forged" else "",
+    )
+
+
+def send(request: Request, world: World, session: str = "junk") -> Any:
+    client = client_for(request, world, session)
+    headers = {"HX-Request": "true"} if request.htmx else {}
+    if request.csrf == "token":
+        headers["X-CSRFToken"] = CSRF_SECRET
+    elif request.csrf == "wrong":
+        headers["X-CSRFToken"] = "wrongWrongWrongWrongWrongWrong12"
+    path = request.path + (f"?{urlencode(request.query)}" if request.query else "")
+    REQUESTS[request.route.name if request.route else "unrouted path"] += 1
+    if isinstance(request.body, bytes):
+        content_type = "application/x-www-form-urlencoded"
+        response = client.generic(request.method, path, request.body, content_type, headers=headers)
+    elif request.method == "POST" and request.encoding == "multipart":
+        response = client.post(path, request.body, headers=headers)
+    else:
+        data = urlencode(request.body) if request.method not in ("GET", "HEAD") else ""
+        content_type = "application/x-www-form-urlencoded"
+        response = client.generic(request.method, path, data, content_type, headers=headers)
+    STATUSES[response.status_code] += 1
+    return response
+
+
+@st.composite
+def requests(draw: st.DrawFn, world: World, *, route: Route | None = None) -> Request:
+    if route is None:
+        route = draw(st.sampled_from([*ROUTES, None]))
+    kwargs: dict[str, Any] = {}
+    if route is None:
+        segments = draw(st.lists(st.text(min_size=1, max_size=20), min_size=1, max_size=4))
+        path = "/" + "/".join(quote(s, safe="") for s in segments)
+    else:
+        for name, converter in route.converters.items():
+            kwargs[name] = draw(argument(converter, world))
+        path = route.path(kwargs)
+    body: dict[str, str] | bytes = draw(FIELDS)
+    # Often a move that is legal right now, so owners really play. The draws come first and
+    # always, so that hypothesis sees the same draws whatever the database holds.
+    legal, pick, stale = draw(st.booleans()), draw(st.integers(0, 255)), draw(PLY_TEXT)
+    game = next((g for g in world.games.values() if g.pk == kwargs.get("game_id")), None)
+    if legal and game is not None:
+        game.refresh_from_db()
+        if moves := services.game_board(game).legal_moves():
+            body["move"] = moves[pick % len(moves)].notation()
+            body["ply"] = str(game.ply) if pick % 4 else stale
+    if draw(st.integers(0, 19)) == 0:
+        body = draw(st.binary(max_size=300))
+    return Request(
+        identity=draw(st.sampled_from(IDENTITIES)),
+        csrf=draw(st.sampled_from(["token", "token", "none", "wrong"])),
+        method=draw(st.sampled_from(["GET", "GET", "POST", "POST", "POST", *METHODS])),
+        path=path,
+        route=route,
+        kwargs=kwargs,
+        query=draw(st.dictionaries(st.sampled_from(["select", "ply", "page", "autoplay"]), VALUE)),
+        body=body,
+        encoding=draw(st.sampled_from(["multipart", "urlencoded"])),
+        htmx=draw(st.booleans()),
+    )
+
+
+# -- what may happen ------------------------------------------------------------------------
+
+
+def legal_move_outcome(request: Request, game: Game) -> str | None:
+    """The position a legal move by its owner leads to, or None if this is not one."""
+    if request.route is None or request.route.name != "games:move":
+        return None
+    if isinstance(request.body, bytes) or game.is_finished:
+        return None
+    form = MoveForm(request.body)
+    if not form.is_valid():
+        return None
+    ply = form.cleaned_data["ply"]
+    if ply is not None and ply != game.ply:
+        return None
+    board = services.game_board(game, checked=True)
+    try:
+        board.play(form.cleaned_data["move"])
+    except RulesError:
+        return None
+    if game.autoplay:
+        board.autoplay()
+    return board.layout()
+
+
+def check(request: Request, world: World, session: str = "junk") -> None:
+    world.ensure()
+    before = world.snapshot()
+    games = {pk: Game.objects.get(pk=pk) for pk in before}
+    expected = {}
+    if request.writes_as_owner(world) and request.game_id in games:
+        expected[request.game_id] = legal_move_outcome(request, games[request.game_id])
+
+    response = send(request, world, session)
+
+    status = response.status_code
+    assert status < 500, (status, request)
+    after = world.snapshot()
+    for pk, state in before.items():
+        changed = after.get(pk) != state
+        if pk not in expected:
+            assert not changed, f"game {pk} changed: {request}"
+            continue
+        if (position := expected[pk]) is not None:
+            assert status in (200, 303), (status, request)
+            assert changed and after[pk][0]["position"] == position, request
+            OUTCOMES["legal moves by owners, stored"] += 1
+        elif request.route and request.route.name == "games:move":
+            assert not changed, f"an illegal move changed game {pk}: {request}"
+        if changed and position is None:
+            OUTCOMES["other owner writes (undo, redo, restart, delete...)"] += 1
+        if pk in after and changed:
+            _, problems = replay_problems(Game.objects.filter(pk=pk))
+            assert problems == [], request
+    if request.method in UNSAFE and request.csrf != "token" and request.resolves:
+        assert status == 403, (status, request)
+    if request.method in UNSAFE and request.game_id in before and not request.owns_game(world):
+        assert 400 <= status < 500, (status, request)
+
+
+# -- the tests ------------------------------------------------------------------------------
+
+
+@settings(FUZZ, max_examples=900)
+@given(data=st.data(), session=SESSION_JUNK)
+def test_random_requests_to_every_endpoint(world: World, data: st.DataObject, session: str) -> None:
+    world.ensure()
+    check(data.draw(requests(world)), world, session)
+
+
+MOVE_ROUTE = next(route for route in ROUTES if route.name == "games:move")
+
+
+@st.composite
+def owner_moves(draw: st.DrawFn, world: World) -> Request:
+    """The owner's move POSTs to one of the games: half of them legal at the ply sent, the
+    rest with a notation, a ply or a selection that is not."""
+    key = draw(st.sampled_from(sorted(world.games)))
+    extra, kind, pick = draw(FIELDS), draw(st.integers(0, 5)), draw(st.integers(0, 255))
+    notation, junk, ply_text = draw(NOTATION), draw(VALUE), draw(PLY_TEXT)
+    select = draw(st.none() | SELECT | VALUE)
+    game = world.games[key]
+    game.refresh_from_db()
+    moves = services.game_board(game).legal_moves()
+    move = moves[pick % len(moves)].notation() if moves and kind < 3 else notation
+    body = {
+        **(extra if kind == 5 else {}),
+        "move": junk if kind == 4 else move,
+        "ply": ply_text if kind == 2 else str(game.ply),
+    }
+    if select is not None:
+        body["select"] = select
+    return Request(
+        identity="owner",
+        csrf="token",
+        method="POST",
+        path=f"{game.get_absolute_url()}moves",
+        route=MOVE_ROUTE,
+        kwargs={"game_id": game.pk},
+        query={},
+        body=body,
+        encoding=draw(st.sampled_from(["multipart", "urlencoded"])),
+        htmx=draw(st.booleans()),
+    )
+
+
+@settings(FUZZ, max_examples=500)
+@given(data=st.data())
+def test_owner_moves_with_random_fields(world: World, data: st.DataObject) -> None:
+    world.ensure()
+    check(data.draw(owner_moves(world)), world)
+
+
+@pytest.mark.parametrize("identity", ["owner", "stranger", "anonymous"])
+def test_every_method_on_every_url(world: World, identity: str) -> None:
+    for route in ROUTES:
+        for method in METHODS:
+            for csrf in ("token", "none") if method in UNSAFE else ("token",):
+                world.ensure()  # the owner's POST to delete removes the game
+                game = world.games["plain"]
+                kwargs = {}
+                for name, converter in route.converters.items():
+                    kind = type(converter).__name__
+                    known = {"UUIDConverter": game.pk, "SlugConverter": game.game}
+                    kwargs[name] = known.get(kind) or plausible(converter)
+                path = route.path(kwargs)
+                request = Request(
+                    identity, csrf, method, path, route, kwargs, {}, {}, "urlencoded", False
+                )
+                check(request, world)
+
+
+@pytest.mark.parametrize("csrf", ["none", "wrong"])
+def test_a_legal_move_without_a_valid_csrf_token_is_refused(world: World, csrf: str) -> None:
+    game = world.games["plain"]
+    route = MOVE_ROUTE
+    body = {"move": "t3-t6", "ply": str(game.ply)}
+    request = Request(
+        "owner", csrf, "POST", f"{game.get_absolute_url()}moves", route, {"game_id": game.pk},
+        {}, body, "multipart", True,
+    )  # fmt: skip
+
+    check(request, world)
+
+    game.refresh_from_db()
+    assert game.ply == 0
+
+
+def test_other_players_cannot_touch_a_game(world: World) -> None:
+    game = world.games["theirs"]
+    for route in ROUTES:
+        if "game_id" not in route.converters:
+            continue
+        path = route.path({"game_id": game.pk})
+        move = services.game_board(game).legal_moves()[0].notation()
+        for identity in ("owner", "anonymous", "ghost"):
+            body = {"move": move, "ply": "0", "autoplay": "1"}
+            request = Request(
+                identity, "token", "POST", path, route, {"game_id": game.pk}, {}, body,
+                "urlencoded", False,
+            )  # fmt: skip
+            check(request, world)
