@@ -9,7 +9,7 @@ SERVE := SECRET_KEY="$${SECRET_KEY:-castle-local-serve-only}" \
 	ALLOWED_HOSTS="$${ALLOWED_HOSTS:-127.0.0.1,localhost}" \
 	SECURE_SSL_REDIRECT="$${SECURE_SSL_REDIRECT:-0}"
 
-.PHONY: setup run test lint fmt bench bench-solver serve clean
+.PHONY: setup run test lint fmt bench bench-solver loadtest serve clean
 
 setup: $(VENV)/.stamp-setup
 
@@ -37,10 +37,16 @@ bench: setup
 bench-solver: setup
 	$(PY) -m games.rules.bench_solver
 
+# Two gunicorn servers on a fresh PostgreSQL database, 50 players, a worker killed midway.
+# More: make loadtest LOADTEST_ARGS="--seconds 60 --players 100"
+loadtest: setup
+	$(PY) -m games.loadtest $(LOADTEST_ARGS)
+
 serve: setup
 	$(SERVE) $(PY) manage.py migrate --noinput
 	$(SERVE) $(PY) manage.py collectstatic --noinput
-	$(SERVE) $(VENV)/bin/gunicorn castle_site.wsgi --workers 2 --bind 127.0.0.1:8000
+	$(SERVE) $(VENV)/bin/gunicorn castle_site.wsgi --workers $${WEB_CONCURRENCY:-2} \
+		--bind 127.0.0.1:8000
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .mypy_cache .hypothesis test-results

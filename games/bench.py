@@ -56,22 +56,33 @@ def engine_throughput(slug: str, seconds: float) -> float:
 
 
 class Browser:
-    """One simulated player: a keep-alive connection with its own session and CSRF cookie."""
+    """One simulated player: a keep-alive connection to 127.0.0.1 with its own session and
+    CSRF cookie. Browsers built with the same ``cookies`` dict are one player's tabs on
+    several servers."""
 
-    def __init__(self, port: int) -> None:
-        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-        self.cookies: dict[str, str] = {}
+    def __init__(
+        self, port: int, *, cookies: dict[str, str] | None = None, timeout: float = 30
+    ) -> None:
+        self.port = port
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+        self.cookies: dict[str, str] = {} if cookies is None else cookies
 
     def request(
         self, method: str, path: str, body: str = "", headers: dict[str, str] | None = None
     ) -> tuple[int, dict[str, str], bytes]:
+        """Send one request; a lost connection raises (``OSError`` or ``HTTPException``) and
+        the next request opens a new one."""
         all_headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
         if body:
             all_headers["Content-Type"] = "application/x-www-form-urlencoded"
         all_headers.update(headers or {})
-        self.connection.request(method, path, body=body, headers=all_headers)
-        response = self.connection.getresponse()
-        data = response.read()
+        try:
+            self.connection.request(method, path, body=body, headers=all_headers)
+            response = self.connection.getresponse()
+            data = response.read()
+        except (OSError, http.client.HTTPException):
+            self.connection.close()
+            raise
         for header, value in response.getheaders():
             if header.lower() == "set-cookie":
                 name, _, rest = value.partition("=")
@@ -156,34 +167,84 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def serve(database: str, port: int) -> subprocess.Popen[bytes]:
-    env = {
-        **os.environ,
-        "DATABASE_URL": database,
-        "SECRET_KEY": "castle-bench-only",
-        "ALLOWED_HOSTS": "127.0.0.1",
-        "SECURE_SSL_REDIRECT": "0",
-        "DEBUG": "0",
-    }
+SERVER_ENV = {
+    "SECRET_KEY": "castle-bench-only",
+    "ALLOWED_HOSTS": "127.0.0.1",
+    "SECURE_SSL_REDIRECT": "0",
+    "DEBUG": "0",
+}
+"""Production settings over plain HTTP on 127.0.0.1; every server shares the key, so a
+session signed by one is read by the others."""
+
+
+def serve(
+    database: str,
+    port: int,
+    *,
+    workers: int = 2,
+    prepare: bool = True,
+    log: Path | None = None,
+) -> subprocess.Popen[bytes]:
+    """Start gunicorn (its master is the returned process) and warm its workers up.
+
+    ``prepare`` first migrates ``database`` and collects static files; ``log`` receives
+    gunicorn's own log (worker boots and deaths).
+    """
+    env = {**os.environ, **SERVER_ENV, "DATABASE_URL": database}
     python = sys.executable
-    for command in (["migrate", "--noinput", "-v0"], ["collectstatic", "--noinput", "-v0"]):
-        subprocess.run([python, "manage.py", *command], cwd=ROOT, env=env, check=True)
+    if prepare:
+        for command in (["migrate", "--noinput", "-v0"], ["collectstatic", "--noinput", "-v0"]):
+            subprocess.run([python, "manage.py", *command], cwd=ROOT, env=env, check=True)
     gunicorn = str(Path(python).with_name("gunicorn"))
-    server = subprocess.Popen(
-        [gunicorn, "castle_site.wsgi", "--workers", "2", "--bind", f"127.0.0.1:{port}"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    command = [gunicorn, "castle_site.wsgi", "--workers", str(workers)]
+    command += ["--bind", f"127.0.0.1:{port}"]
+    if log is None:
+        server = subprocess.Popen(
+            command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+    else:
+        with log.open("ab") as output:
+            server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=output, stderr=output)
     for _ in range(100):
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                return server
+                break
         except OSError:
             time.sleep(0.1)
-    server.kill()
-    raise SystemExit("gunicorn did not start")
+    else:
+        stop(server)
+        raise SystemExit("gunicorn did not start")
+    warm_up(port, workers)
+    return server
+
+
+def warm_up(port: int, workers: int) -> None:
+    """Have every worker import the views and compile the templates before measuring.
+
+    A sync worker takes one request at a time, so while a cold worker is busy with its
+    first one, the next concurrent request goes to another worker.
+    """
+
+    def visit() -> None:
+        browser = Browser(port, timeout=60)
+        for _ in range(3):
+            browser.request("GET", "/")
+
+    threads = [threading.Thread(target=visit) for _ in range(2 * workers)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(90)
+
+
+def stop(server: subprocess.Popen[bytes]) -> None:
+    """Stop gunicorn gracefully (its workers finish their requests), or kill it."""
+    server.terminate()
+    try:
+        server.wait(10)
+    except subprocess.TimeoutExpired:
+        server.kill()
+        server.wait(5)
 
 
 def http_bench(seconds: float, clients: int) -> None:
@@ -193,8 +254,7 @@ def http_bench(seconds: float, clients: int) -> None:
         try:
             _http_figures(port, seconds, clients)
         finally:
-            server.terminate()
-            server.wait(10)
+            stop(server)
 
 
 def _http_figures(port: int, seconds: float, clients: int) -> None:
