@@ -1,0 +1,274 @@
+"""``python -m games.rules.bench_solver``: how well the solver decides deals, per game.
+
+For deals 1..N of each game, at S seconds per deal, it prints the share solved, proved
+unsolvable and unknown, the median and worst time, and the median solution length. Where
+``fc-solve`` (Debian's ``freecell-solver-bin``) is installed it also runs it on the same
+Beleaguered Castle, Citadel and Streets and Alleys deals and prints whether the verdicts agree
+(they must, wherever both decide), the time ratio, and its best-first (``a-star``) solution
+length beside ours. Deals run in parallel over the machine's cores.
+
+    python -m games.rules.bench_solver --deals 40 --seconds 10 --games citadel,fortress
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass
+
+from .board import Board
+from .solver import SOLVED, UNKNOWN, UNSOLVABLE, Techniques, solve
+from .variants import GAMES
+
+FC_SOLVE_GAMES = {
+    "beleaguered-castle": "beleaguered_castle",
+    "citadel": "citadel",
+    "streets-and-alleys": "streets_and_alleys",
+}
+"""The games fc-solve knows, by our slug: its preset and pysol_cards' game name."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One deal's result: verdict, wall and CPU seconds, moves (0 unless solved), positions
+    expanded."""
+
+    deal: int
+    verdict: str
+    seconds: float
+    cpu: float
+    moves: int
+    nodes: int
+
+
+@dataclass(frozen=True)
+class FcOutcome:
+    deal: int
+    verdict: str
+    seconds: float
+    astar_moves: int | None
+
+
+def run_ours(job: tuple[str, int, float, int | None, Techniques]) -> Outcome:
+    game, deal, seconds, nodes, techniques = job
+    board = Board(game, deal)
+    started = time.monotonic()
+    cpu = time.process_time()
+    result = solve(board, seconds=seconds, max_nodes=nodes, techniques=techniques)
+    return Outcome(
+        deal,
+        result.verdict,
+        time.monotonic() - started,
+        time.process_time() - cpu,
+        len(result.moves),
+        result.nodes,
+    )
+
+
+def fc_solve_board(game: str, deal: int) -> str:
+    """PySolFC's deal in fc-solve's board format (pysol_cards renders it)."""
+    from pysol_cards.cards import CardRenderer
+    from pysol_cards.deal_game import Game
+    from pysol_cards.random_base import RandomBase
+
+    layout = Game(FC_SOLVE_GAMES[game], deal, RandomBase.DEALS_PYSOLFC)
+    return str(layout.calc_layout_string(CardRenderer(True)))
+
+
+def _fc_solve(board: str, args: Sequence[str], seconds: float) -> tuple[str, int, float]:
+    """Run fc-solve with a time limit: (verdict, moves printed, seconds). Its exit code is
+    always 0, so the verdict is read from what it prints."""
+    started = time.monotonic()
+    try:
+        done = subprocess.run(
+            ["fc-solve", *args, "-sel", "-m", "-"],
+            input=board,
+            capture_output=True,
+            text=True,
+            timeout=seconds,
+            env={**os.environ, "FREECELL_SOLVER_QUIET": "1"},
+        )
+    except subprocess.TimeoutExpired:
+        return UNKNOWN, 0, time.monotonic() - started
+    out = done.stdout
+    elapsed = time.monotonic() - started
+    if "This game is solveable" in out:
+        return SOLVED, sum(line.startswith("Move") for line in out.splitlines()), elapsed
+    if "I could not solve" in out:
+        return UNSOLVABLE, 0, elapsed
+    return UNKNOWN, 0, elapsed
+
+
+def run_fc_solve(job: tuple[str, int, float]) -> FcOutcome:
+    game, deal, seconds = job
+    board = fc_solve_board(game, deal)
+    preset = ["-g", FC_SOLVE_GAMES[game]]
+    verdict, _, elapsed = _fc_solve(board, [*preset, "-l", "toons-for-twenty-somethings"], seconds)
+    astar, length, _ = _fc_solve(board, [*preset, "-me", "a-star", "-to", "01ABCDE"], seconds)
+    return FcOutcome(deal, verdict, elapsed, length if astar == SOLVED else None)
+
+
+def _share(outcomes: Sequence[Outcome], verdict: str) -> str:
+    count = sum(o.verdict == verdict for o in outcomes)
+    return f"{100 * count / len(outcomes):5.1f}%"
+
+
+def _median(values: Sequence[float]) -> float | None:
+    return statistics.median(values) if values else None
+
+
+def _fmt(value: float | None, digits: int = 2) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def report_game(game: str, ours: Sequence[Outcome], fc: Sequence[FcOutcome] | None) -> None:
+    name = GAMES[game].name
+    times = [o.seconds for o in ours]
+    cpu = [o.cpu for o in ours]
+    lengths = [o.moves for o in ours if o.verdict == SOLVED]
+    nodes = [o.nodes for o in ours]
+    print(
+        f"{name:20} solved {_share(ours, SOLVED)}  unsolvable {_share(ours, UNSOLVABLE)}  "
+        f"unknown {_share(ours, UNKNOWN)}  decided {_decided(ours)}  "
+        f"time median {_fmt(_median(times))} s worst {_fmt(max(times))} s  "
+        f"length median {_fmt(_median(lengths), 0)}"
+    )
+    print(
+        f"{'':20} cpu median {_fmt(_median(cpu))} s worst {_fmt(max(cpu))} s total "
+        f"{sum(cpu):.0f} s; positions median {_fmt(_median(nodes), 0)} total {sum(nodes)}"
+    )
+    unknown = [o.deal for o in ours if o.verdict == UNKNOWN]
+    if unknown:
+        print(f"{'':20} unknown: {' '.join(map(str, unknown))}")
+    if fc is None:
+        return
+    by_deal = {o.deal: o for o in fc}
+    both = [(o, by_deal[o.deal]) for o in ours if o.verdict != UNKNOWN]
+    both = [(o, f) for o, f in both if f.verdict != UNKNOWN]
+    disagree = [o.deal for o, f in both if o.verdict != f.verdict]
+    fc_times = [f.seconds for f in fc]
+    ratio = sum(o.seconds for o, _ in both) / max(1e-9, sum(f.seconds for _, f in both))
+    astar = [f.astar_moves for f in fc if f.astar_moves is not None]
+    fc_decided = 100 * sum(f.verdict != UNKNOWN for f in fc) / len(fc)
+    print(
+        f"{'  fc-solve':20} solved {_share_fc(fc, SOLVED)}  unsolvable "
+        f"{_share_fc(fc, UNSOLVABLE)}  decided {fc_decided:5.1f}%  "
+        f"time median {_fmt(_median(fc_times), 3)} s worst {_fmt(max(fc_times), 3)} s  "
+        f"a-star length median {_fmt(_median(astar), 0)}"
+    )
+    agreement = "total" if not disagree else f"DISAGREE on deals {disagree}"
+    ours_len = _median(lengths)
+    fc_len = _median(astar)
+    length_ratio = ours_len / fc_len if ours_len and fc_len else None
+    print(
+        f"{'':20} agreement on {len(both)} deals both decided: {agreement}; "
+        f"time ours/fc-solve {ratio:.1f}x; length ours/a-star {_fmt(length_ratio)}x"
+    )
+    only_ours = [
+        o.deal for o in ours if o.verdict != UNKNOWN and by_deal[o.deal].verdict == UNKNOWN
+    ]
+    only_fc = [o.deal for o in ours if o.verdict == UNKNOWN and by_deal[o.deal].verdict != UNKNOWN]
+    if only_ours or only_fc:
+        print(f"{'':20} decided only by us: {only_ours}; only by fc-solve: {only_fc}")
+
+
+def _decided(outcomes: Sequence[Outcome]) -> str:
+    count = sum(o.verdict != UNKNOWN for o in outcomes)
+    return f"{100 * count / len(outcomes):5.1f}%"
+
+
+def _share_fc(outcomes: Sequence[FcOutcome], verdict: str) -> str:
+    count = sum(o.verdict == verdict for o in outcomes)
+    return f"{100 * count / len(outcomes):5.1f}%"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m games.rules.bench_solver", description=__doc__.split("\n")[0]
+    )
+    parser.add_argument("--deals", type=int, default=200, help="deals 1..N (default 200)")
+    parser.add_argument("--first", type=int, default=1, help="first deal (default 1)")
+    parser.add_argument("--seconds", type=float, default=10.0, help="per deal (default 10)")
+    parser.add_argument(
+        "--games", default=",".join(GAMES), help="comma-separated slugs (default: all six)"
+    )
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument(
+        "--nodes", type=int, default=None, help="also cap positions per deal (load-independent)"
+    )
+    parser.add_argument("--no-fc-solve", action="store_true", help="skip fc-solve")
+    parser.add_argument("--json", help="also write every deal's outcome to this file")
+    parser.add_argument(
+        "--without",
+        action="append",
+        default=[],
+        choices=["canonical", "autoplay", "one_empty", "skip_lone", "shorten"],
+        help="turn a technique off (repeatable), to measure what it buys",
+    )
+    parser.add_argument(
+        "--scans",
+        default=None,
+        help="scans and shares, e.g. best-first:3,random-dfs:1:1 (default: the solver's)",
+    )
+    return parser
+
+
+def techniques_from(args: argparse.Namespace) -> Techniques:
+    switches: dict[str, object] = {name: False for name in args.without}
+    if args.scans:
+        scans = []
+        for item in args.scans.split(","):
+            name, _, share = item.rpartition(":")
+            scans.append((name, int(share)) if name else (share, 1))
+        switches["scans"] = tuple(scans)
+    return Techniques(**switches)  # type: ignore[arg-type]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    games = [g.strip() for g in args.games.split(",") if g.strip()]
+    unknown = [g for g in games if g not in GAMES]
+    if unknown or args.deals < 1 or args.seconds <= 0:
+        print(
+            f"error: choose games among {', '.join(GAMES)}, deals >= 1, seconds > 0",
+            file=sys.stderr,
+        )
+        return 2
+    deals = range(args.first, args.first + args.deals)
+    fc_solve = shutil.which("fc-solve") is not None and not args.no_fc_solve
+    print(
+        f"deals {deals.start}-{deals.stop - 1}, {args.seconds:g} s per deal, "
+        f"{args.jobs} processes; fc-solve: {'yes' if fc_solve else 'not run'}"
+    )
+    techniques = techniques_from(args)
+    if techniques != Techniques():
+        print(f"techniques: {techniques}")
+    record: dict[str, dict[str, list[object]]] = {}
+    with ProcessPoolExecutor(args.jobs) as pool:
+        for game in games:
+            jobs = [(game, deal, args.seconds, args.nodes, techniques) for deal in deals]
+            ours = list(pool.map(run_ours, jobs))
+            fc = None
+            if fc_solve and game in FC_SOLVE_GAMES:
+                fc = list(pool.map(run_fc_solve, [(game, d, args.seconds) for d in deals]))
+            report_game(game, ours, fc)
+            sys.stdout.flush()
+            record[game] = {"ours": [asdict(o) for o in ours]}
+            if fc is not None:
+                record[game]["fc-solve"] = [asdict(f) for f in fc]
+            if args.json:
+                with open(args.json, "w", encoding="utf-8") as handle:
+                    json.dump(record, handle, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1064 @@
+"""The solver: search for a winning line of single-card moves from any position.
+
+``solve(board, seconds=10)`` answers one of three verdicts:
+
+``solved``
+    with the moves of a winning line (engine :class:`Move` values, replayed with
+    :meth:`Board.play` before they are returned);
+``unsolvable``
+    the search was exhaustive: every position reachable from this one was visited, under
+    pruning that never loses a win (below), so no winning line exists;
+``unknown``
+    the time or node budget ran out first.
+
+How it gets its speed (the techniques of Shlomi Fish's fc-solve; ``bench_solver`` measures
+what each buys):
+
+- Its own compact position: tableau piles as ``bytes`` of card codes, foundations as their
+  lengths (plus Chessboard's base rank), Archway's reserves as counts per card. Moves are
+  played and taken back in place; the engine's :class:`Board` is used only to start from and
+  to replay the answer.
+- A transposition table keyed on a canonical position. Every tableau pile of a game obeys the
+  same rules, so the key sorts the piles: positions that differ only by which pile holds what
+  are one position. The foundations (and Archway's reserves) follow from the tableau, except
+  Chessboard's base rank and, with Archway's twin cards, the foundation lengths, so only those
+  join the key.
+- Safe auto-play inside the search: after every move, the foundation moves of
+  :mod:`games.rules.safety` (which never cost a win and never fix Chessboard's base) are
+  played at once, as part of that move's step. They are moves: they are in the returned line
+  and count in its length.
+- Among several empty piles only one is tried (the others give the same canonical position),
+  and a lone card never moves to an empty pile (that changes nothing).
+- Several scans share one budget, taking turns: a best-first scan (its heuristic counts cards
+  still to go up, cards lying above a card their foundation needs sooner, empty piles and the
+  moves played so far) finds short lines; depth-first scans with shuffled move orders find
+  the lines it misses, as fc-solve's random-DFS threads do. Each scan has its own table and
+  is exhaustive by itself, so whichever runs out of positions first proves "unsolvable".
+- A found line is then shortened: wherever a position of the line reaches a later one
+  directly, or in one move, the stretch in between is cut.
+
+Easing options: with ``take-back`` (a foundation's top card may come back) the search also
+plays those moves and does not auto-play (safe auto-play is proved only without take-back).
+"""
+
+from __future__ import annotations
+
+import heapq
+import random
+import time
+from collections.abc import Generator, Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Final, Literal
+
+from .board import Board
+from .cards import ALL_CARDS, Card, next_rank
+from .moves import Move
+from .variants import TAKE_BACK, GameRules, get_game
+
+Verdict = Literal["solved", "unsolvable", "unknown"]
+SOLVED: Final = "solved"
+UNSOLVABLE: Final = "unsolvable"
+UNKNOWN: Final = "unknown"
+
+_Raw = tuple[int, int, int]
+"""A move inside the search: source pile, target pile, card code (the engine's indexes)."""
+
+
+@dataclass(frozen=True)
+class Techniques:
+    """Switches for the search's techniques: all on by default; the bench turns them off one
+    at a time to measure what each buys. Every combination stays sound."""
+
+    canonical: bool = True
+    """Key the transposition table on the position with its tableau piles sorted."""
+    autoplay: bool = True
+    """Play safe foundation moves at once inside the search."""
+    one_empty: bool = True
+    """Try only the first of several empty piles as a target."""
+    skip_lone: bool = True
+    """Never move a lone card to an empty pile."""
+    scans: tuple[tuple[str, int], ...] = (
+        ("best-first", 2),
+        ("random-dfs:1", 1),
+        ("random-dfs:2", 1),
+    )
+    """The scans and their shares of the budget. They take turns, each for a slice of
+    positions proportional to its share, and stop as soon as one decides: ``best-first``
+    (short lines), ``dfs`` (moves in a fixed order) and ``random-dfs:SEED`` (foundation
+    moves first, the others shuffled). Each keeps its own table and is exhaustive alone."""
+    queues: tuple[tuple[int, int, int, int, int, int], ...] = ((4, 2, 3, 1, 1, 0),)
+    """The best-first heuristics, one queue each. Weights, in order: per card not yet up,
+    per card lying above a card needed sooner, per empty pile (a bonus), per move already
+    played (favours short lines), per card above a foundation's next card, per card under
+    its pile's top run."""
+    lifo: bool = True
+    """Among equally rated positions, expand the newest first (deeper into a plateau)."""
+    shorten: bool = True
+    """Cut detours out of a found line (stretches between two visits of one position)."""
+
+
+DEFAULT_TECHNIQUES: Final = Techniques()
+
+
+@dataclass(frozen=True)
+class ScanReport:
+    """What one scan did: its name, positions visited, seconds and outcome (a verdict)."""
+
+    name: str
+    nodes: int
+    seconds: float
+    verdict: Verdict
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """The solver's answer. ``moves`` is a winning line when ``verdict == "solved"``."""
+
+    verdict: Verdict
+    moves: list[Move] = field(default_factory=list)
+    nodes: int = 0
+    seconds: float = 0.0
+    scans: tuple[ScanReport, ...] = ()
+
+    @property
+    def solved(self) -> bool:
+        return self.verdict == SOLVED
+
+
+@dataclass(frozen=True)
+class Hint:
+    """The Hint button's answer: the next move of a winning line, or why there is none.
+
+    ``remaining`` is the length of the winning line found (``move`` included).
+    """
+
+    verdict: Verdict
+    move: Move | None = None
+    remaining: int | None = None
+
+
+_SLICE: Final = 128
+"""Positions a scan with share 1 expands in its turn; the clock is read between turns."""
+
+_MAX_STORED: Final = 4_000_000
+"""Positions one scan may remember (a few hundred bytes each) before it gives up."""
+
+_GAVE_UP: Final = "gave up"
+
+ScanGenerator = Generator[None, None, "list[_Raw] | str | None"]
+"""A scan: yields when its slice of positions is used up; returns a winning line, ``None``
+after visiting every position (a proof that none wins), or ``_GAVE_UP`` when its table is
+full."""
+
+
+class _Counter:
+    """Counts a scan's positions and says when its slice is used up."""
+
+    def __init__(self) -> None:
+        self.nodes = 0
+        self.stop = 0
+
+    def grant(self, nodes: int) -> None:
+        self.stop = self.nodes + nodes
+
+
+@dataclass(frozen=True)
+class _Tables:
+    """Per game (and, for Chessboard, per base rank): the foundation sequences and lookups."""
+
+    seq: tuple[tuple[int, ...], ...]
+    """For each foundation, its 13 cards in the order they go up."""
+    pos: tuple[int, ...]
+    """Per card code: its place in its suit's sequence (single deck)."""
+    suit_foundation: tuple[int, ...]
+    """Per suit, the index of its foundation (single deck)."""
+    need: tuple[tuple[tuple[int, int], ...], ...]
+    """Per card code: ``(foundation, length)`` pairs that must hold for it to go up safely:
+    every card that could be built on it is on a foundation (its follower excepted)."""
+
+
+@cache
+def _onto_table(rules: GameRules) -> tuple[tuple[int, ...], ...]:
+    """Per card code: the cards it may be laid on."""
+    table: list[tuple[int, ...]] = [()] * 56
+    for card in ALL_CARDS:
+        table[card] = tuple(int(b) for b in ALL_CARDS if rules.build.accepts(card, b))
+    return tuple(table)
+
+
+@cache
+def _foundation_tables(rules: GameRules, base: int) -> _Tables | None:
+    """The foundation tables of ``rules``; Chessboard's depend on ``base`` (0: not chosen)."""
+    if rules.base_is_chosen and base == 0:
+        return None
+    seq: list[tuple[int, ...]] = []
+    for spec in rules.foundations:
+        rank: int | None = spec.first_rank or base
+        cards: list[int] = []
+        while rank is not None and len(cards) < 13:
+            cards.append(int(Card(rank, spec.suit)))
+            rank = next_rank(rank, spec.step, wrap=spec.wrap)
+        seq.append(tuple(cards))
+    pos = [0] * 56
+    suit_foundation = [0] * 4
+    need: list[tuple[tuple[int, int], ...]] = [()] * 56
+    if rules.decks == 1:
+        for k, cards_k in enumerate(seq):
+            suit_foundation[rules.foundations[k].suit] = k
+            for i, c in enumerate(cards_k):
+                pos[c] = i
+        onto = _onto_table(rules)
+        for c in ALL_CARDS:
+            k = suit_foundation[c.suit]
+            at = pos[c]
+            follower = seq[k][at + 1] if at + 1 < len(seq[k]) else -1
+            above = [b for b in ALL_CARDS if c in onto[b] and b != follower]
+            need[c] = tuple((suit_foundation[b.suit], pos[b] + 1) for b in above)
+    return _Tables(tuple(seq), tuple(pos), tuple(suit_foundation), tuple(need))
+
+
+@cache
+def _slots(rules: GameRules) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    """Per card: the slot it offers as a top card, and the slots it may be laid on. When
+    building ignores suits (a card goes on every card one rank higher) the slot is the rank,
+    else the card itself."""
+    onto = _onto_table(rules)
+    by_rank = all(set(onto[c]) == {b for b in ALL_CARDS if b.rank == c.rank + 1} for c in ALL_CARDS)
+    if by_rank:
+        return (
+            tuple(c >> 2 for c in range(56)),
+            tuple(tuple({b >> 2 for b in onto[c]}) for c in range(56)),
+        )
+    return tuple(range(56)), onto
+
+
+_BYTE: Final = tuple(bytes((i,)) for i in range(256))
+
+
+class _Search:
+    """A position in the solver's own representation, played and taken back in place."""
+
+    def __init__(self, board: Board, techniques: Techniques) -> None:
+        rules = board.rules
+        self.rules = rules
+        self.techniques = techniques
+        self.t = t = rules.tableau
+        self.f0 = f0 = board._f0
+        self.r0 = r0 = board._r0
+        piles = board._piles
+        self.nf = len(rules.foundations)
+        self.decks = rules.decks
+        self.total = rules.cards
+        self.tab: list[bytes] = [bytes(p) for p in piles[:t]]
+        self.fl: list[int] = [len(p) for p in piles[f0:r0]]
+        self.out = sum(self.fl)
+        self.chosen_base = rules.base_is_chosen
+        self.base = (board.base_rank or 0) if self.chosen_base else 0
+        self.tables = _foundation_tables(rules, self.base)
+        self.onto = _onto_table(rules)
+        self.builds = any(self.onto[c] for c in ALL_CARDS)
+        self.slot_of, self.slot_wants = _slots(rules)
+        self.wants_cache: dict[bytes, dict[int, list[int]]] = {}
+        self.res: list[int] | None = None
+        self.intab: list[int] | None = None
+        if rules.reserves:
+            self.res = [0] * 56
+            for pile in piles[r0:]:
+                for c in pile:
+                    self.res[c] += 1
+        if self.decks > 1:
+            self.intab = [0] * 56
+            for pile in piles[:t]:
+                for c in pile:
+                    self.intab[c] += 1
+        self.take_back = TAKE_BACK in board.options
+        self.dealt = [1 if spec.dealt else 0 for spec in rules.foundations]
+        self.suit_foundations = [
+            [k for k, spec in enumerate(rules.foundations) if spec.suit == suit]
+            for suit in range(4)
+        ]
+        self.autoplay_on = techniques.autoplay and not self.take_back
+        self.undo_stack: list[tuple[int, int, int, bytes, bytes]] = []
+        self.pile_cache: dict[bytes, tuple[int, int, int]] = {}
+        self.cache_fkey = b""
+        self.cache_dist: list[int] | None = None
+        # Chessboard's base joins the key; Archway's foundation lengths do (twin cards).
+        self.key_extra = self.chosen_base or self.decks > 1
+        self.plain_key = techniques.canonical and not self.key_extra
+
+    # -- the position -----------------------------------------------------------------
+
+    def key(self) -> bytes:
+        tab = self.tab
+        body = b"\0".join(sorted(tab) if self.techniques.canonical else tab)
+        if not self.key_extra:
+            return body
+        if self.chosen_base:
+            return _BYTE[self.base] + body
+        return bytes(self.fl) + body
+
+    def snapshot(self) -> tuple[object, ...]:
+        return (
+            tuple(self.tab),
+            tuple(self.fl),
+            self.base,
+            None if self.res is None else bytes(self.res),
+            None if self.intab is None else bytes(self.intab),
+        )
+
+    def restore(self, snap: tuple[object, ...]) -> None:
+        tab, fl, base, res, intab = snap
+        self.tab[:] = tab  # type: ignore[call-overload]
+        self.fl[:] = fl  # type: ignore[call-overload]
+        self.out = sum(self.fl)
+        if self.base != base:
+            self.base = base  # type: ignore[assignment]
+            self.tables = _foundation_tables(self.rules, self.base)
+        if res is not None:
+            self.res = list(res)  # type: ignore[call-overload]
+        if intab is not None:
+            self.intab = list(intab)  # type: ignore[call-overload]
+        self.undo_stack = []
+
+    def won(self) -> bool:
+        return self.out == self.total
+
+    # -- playing moves ------------------------------------------------------------------
+
+    def do(self, s: int, d: int, c: int) -> None:
+        t = self.t
+        tab = self.tab
+        old_s = old_d = b""
+        if s < t:
+            old_s = tab[s]
+            tab[s] = old_s[:-1]
+        elif s >= self.r0:
+            self.res[c] -= 1  # type: ignore[index]
+        else:
+            self.fl[s - self.f0] -= 1
+            self.out -= 1
+        if d < t:
+            old_d = tab[d]
+            tab[d] = old_d + _BYTE[c]
+        else:
+            self.fl[d - self.f0] += 1
+            self.out += 1
+            if self.chosen_base and self.base == 0:
+                self.base = c >> 2
+                self.tables = _foundation_tables(self.rules, self.base)
+        if self.intab is not None:
+            if s < t <= d:
+                self.intab[c] -= 1
+            elif d < t <= s:
+                self.intab[c] += 1
+        self.undo_stack.append((s, d, c, old_s, old_d))
+
+    def undo(self, count: int = 1) -> None:
+        t = self.t
+        tab = self.tab
+        for _ in range(count):
+            s, d, c, old_s, old_d = self.undo_stack.pop()
+            if s < t:
+                tab[s] = old_s
+            elif s >= self.r0:
+                self.res[c] += 1  # type: ignore[index]
+            else:
+                self.fl[s - self.f0] += 1
+                self.out += 1
+            if d < t:
+                tab[d] = old_d
+            else:
+                self.fl[d - self.f0] -= 1
+                self.out -= 1
+                if self.chosen_base and self.out == 0:
+                    self.base = 0
+                    self.tables = None
+            if self.intab is not None:
+                if s < t <= d:
+                    self.intab[c] += 1
+                elif d < t <= s:
+                    self.intab[c] -= 1
+
+    # -- generating moves ---------------------------------------------------------------
+
+    def _wants(self) -> dict[int, list[int]]:
+        """For each card some foundation takes next, the foundation piles that take it."""
+        fkey = bytes(self.fl) + _BYTE[self.base]
+        wants = self.wants_cache.get(fkey)
+        if wants is None:
+            if len(self.wants_cache) > 10_000:
+                self.wants_cache.clear()
+            wants = self.wants_cache[fkey] = self._compute_wants()
+        return wants
+
+    def _compute_wants(self) -> dict[int, list[int]]:
+        wants: dict[int, list[int]] = {}
+        tables = self.tables
+        f0 = self.f0
+        if tables is None:  # Chessboard before the base is chosen: any card starts one
+            for card in ALL_CARDS:
+                wants[card] = [f0 + k for k in self.suit_foundations[card.suit]]
+            return wants
+        seq = tables.seq
+        for k, n in enumerate(self.fl):
+            if n < 13:
+                c = seq[k][n]
+                if c in wants:
+                    wants[c].append(f0 + k)
+                else:
+                    wants[c] = [f0 + k]
+        return wants
+
+    def moves(self) -> list[_Raw]:
+        """The legal moves less the pruned ones: foundation moves first, empty piles last."""
+        tab = self.tab
+        t = self.t
+        wants = self._wants()
+        found: list[_Raw] = []
+        build: list[_Raw] = []
+        spaces: list[_Raw] = []
+        empties = [i for i in range(t) if not tab[i]]
+        if self.techniques.one_empty:
+            empties = empties[:1]
+        skip_lone = self.techniques.skip_lone
+        # Targets by "slot": the rank of a top card when building ignores suits (Beleaguered
+        # Castle), else the card itself, so one lookup finds every pile a card may go on.
+        tops: dict[int, list[int]] = {}
+        slot_of = self.slot_of
+        if self.builds:
+            for i in range(t):
+                p = tab[i]
+                if p:
+                    slot = slot_of[p[-1]]
+                    piles = tops.get(slot)
+                    if piles is None:
+                        tops[slot] = [i]
+                    else:
+                        piles.append(i)
+        slot_wants = self.slot_wants
+        for i in range(t):
+            p = tab[i]
+            if not p:
+                continue
+            c = p[-1]
+            fs = wants.get(c)
+            if fs:
+                for f in fs:
+                    found.append((i, f, c))
+            for slot in slot_wants[c]:
+                piles = tops.get(slot)
+                if piles:
+                    for j in piles:
+                        if j != i:
+                            build.append((i, j, c))
+            if empties and (len(p) > 1 or not skip_lone):
+                for j in empties:
+                    spaces.append((i, j, c))
+        res = self.res
+        if res is not None:
+            r0 = self.r0
+            for c, fs in wants.items():
+                if res[c]:
+                    for f in fs:
+                        found.append((r0 + (c >> 2) - 1, f, c))
+        if self.take_back and self.tables is not None:
+            seq = self.tables.seq
+            f0 = self.f0
+            for k, n in enumerate(self.fl):
+                if n > self.dealt[k]:
+                    c = seq[k][n - 1]
+                    for slot in slot_wants[c]:
+                        for j in tops.get(slot, ()):
+                            build.append((f0 + k, j, c))
+                    for j in empties:
+                        spaces.append((f0 + k, j, c))
+        return found + build + spaces
+
+    def safe_move(self) -> _Raw | None:
+        """One safe foundation move (the rule of :mod:`games.rules.safety`), if any."""
+        tables = self.tables
+        if tables is None:
+            return None  # nothing may fix Chessboard's base but the player
+        fl = self.fl
+        seq = tables.seq
+        need = tables.need
+        intab = self.intab
+        res = self.res
+        tops = {p[-1]: i for i, p in enumerate(self.tab) if p}
+        for k, n in enumerate(fl):
+            if n >= 13 or (n == 0 and self.chosen_base):
+                continue
+            c = seq[k][n]
+            i = tops.get(c)
+            if i is None and (res is None or not res[c]):
+                continue
+            for f, m in need[c]:
+                if fl[f] < m:
+                    break
+            else:
+                if i is not None and (intab is None or intab[c] <= 1):
+                    return (i, self.f0 + k, c)
+                if res is not None and res[c] and (intab is None or intab[c] == 0):
+                    return (self.r0 + (c >> 2) - 1, self.f0 + k, c)
+        return None
+
+    def exposed_is_safe(self, s: int) -> bool:
+        """Whether the card now on top of pile ``s`` may safely go up: after a move between
+        piles of a position without safe moves, it is the only candidate."""
+        p = self.tab[s]
+        if not p:
+            return False
+        tables = self.tables
+        if tables is None:
+            return False
+        c = p[-1]
+        fl = self.fl
+        for k in self.suit_foundations[c & 3]:
+            n = fl[k]
+            if n < 13 and tables.seq[k][n] == c and (n or not self.chosen_base):
+                return True  # a candidate: safe_move() decides
+        return False
+
+    def step(self, move: _Raw, line: list[_Raw]) -> bytes:
+        """Play ``move`` and then the safe moves it allows, appending all to ``line``; return
+        the new position's key. The scans' inner loop: a move between tableau piles that
+        uncovers nothing for the foundations takes a short way."""
+        s, d, c = move
+        t = self.t
+        if s < t and d < t:
+            tab = self.tab
+            old_s = tab[s]
+            old_d = tab[d]
+            rest = old_s[:-1]
+            tab[s] = rest
+            tab[d] = old_d + _BYTE[c]
+            self.undo_stack.append((s, d, c, old_s, old_d))
+            line.append(move)
+            if self.autoplay_on and rest and self.exposed_is_safe(s):
+                self._autoplay_all(line)
+        else:
+            self.do(s, d, c)
+            line.append(move)
+            if self.autoplay_on:
+                self._autoplay_all(line)
+        if self.plain_key:
+            return b"\0".join(sorted(self.tab))
+        return self.key()
+
+    def _autoplay_all(self, line: list[_Raw]) -> None:
+        while (move := self.safe_move()) is not None:
+            self.do(*move)
+            line.append(move)
+
+    def autoplay(self, line: list[_Raw]) -> int:
+        """Play safe moves until none is left, appending them to ``line``; how many.
+
+        The position before ``line[-1]`` had no safe move left, so after a move between
+        tableau piles only the card it uncovered can have become one.
+        """
+        if not self.autoplay_on:
+            return 0
+        if line:
+            s, d, _ = line[-1]
+            t = self.t
+            if s < t and d < t and not self.exposed_is_safe(s):
+                return 0
+        played = 0
+        while (move := self.safe_move()) is not None:
+            self.do(*move)
+            line.append(move)
+            played += 1
+        return played
+
+    # -- the heuristic ------------------------------------------------------------------
+
+    def features(self) -> tuple[int, int, int, int, int]:
+        """What the heuristic weighs: cards still to go up; cards lying above a card their
+        foundations need sooner (each must move before that card can go up); empty piles;
+        cards above the next card of some foundation; cards under each pile's top run.
+
+        A pile's share depends only on its cards and the foundations, and most piles are
+        unchanged from one position to the next, so shares are remembered per pile."""
+        if self.tables is None:
+            empty = sum(1 for p in self.tab if not p)
+            return (self.total - self.out, 0, empty, 0, 0)
+        cache = self.pile_cache
+        fkey = bytes(self.fl) + _BYTE[self.base]
+        if fkey != self.cache_fkey:
+            if len(cache) > 100_000:
+                cache.clear()
+            self.cache_fkey = fkey
+            self.cache_dist = None
+        blocked = empty = buried = unsorted = 0
+        for p in self.tab:
+            if not p:
+                empty += 1
+                continue
+            share = cache.get(fkey + b"|" + p)
+            if share is None:
+                share = cache[fkey + b"|" + p] = self._pile_features(p)
+            blocked += share[0]
+            buried += share[1]
+            unsorted += share[2]
+        return (self.total - self.out, blocked, empty, buried, unsorted)
+
+    def _pile_features(self, p: bytes) -> tuple[int, int, int]:
+        dist = self.cache_dist
+        if dist is None:
+            tables = self.tables
+            assert tables is not None
+            fl = self.fl
+            if self.decks == 1:
+                pos = tables.pos
+                sf = tables.suit_foundation
+                dist = [pos[c] - fl[sf[c & 3]] for c in range(56)]
+            else:
+                dist = _twin_distances(fl)
+            self.cache_dist = dist
+        blocked = buried = 0
+        low = 99
+        height = len(p)
+        for j, c in enumerate(p):
+            dc = dist[c]
+            if dc > low:
+                blocked += 1
+            else:
+                low = dc
+            if dc == 0:
+                buried += height - 1 - j
+        onto = self.onto
+        run = height - 1
+        while run > 0 and p[run - 1] in onto[p[run]]:
+            run -= 1
+        return (blocked, buried, run)
+
+
+def _twin_distances(fl: Sequence[int]) -> list[int]:
+    """Archway: per card, how many cards must go up before it, on its nearer foundation."""
+    dist = [99] * 56
+    for suit in range(4):
+        up_from = fl[suit]  # the ascending pile holds ranks 1..up_from
+        down_to = 14 - fl[4 + suit]  # the descending pile holds ranks down_to..13
+        for rank in range(1, 14):
+            up = rank - 1 - up_from
+            down = down_to - 1 - rank
+            if up < 0:
+                best = down if down >= 0 else 99
+            elif down < 0 or up < down:
+                best = up
+            else:
+                best = down
+            dist[rank * 4 + suit] = best
+    return dist
+
+
+# -- the scans --------------------------------------------------------------------------
+
+
+def _best_first(search: _Search, counter: _Counter) -> ScanGenerator:
+    """Best-first search with a transposition table.
+
+    Each heuristic of ``techniques.queues`` orders its own queue of the same open positions;
+    the queues take turns. One table, so no position is expanded twice, and the search is
+    exhaustive once every queue is empty.
+    """
+    root_line: list[_Raw] = []
+    search.autoplay(root_line)
+    if search.won():
+        return root_line
+    queues = search.techniques.queues
+    parents = [-1]
+    lines: list[tuple[_Raw, ...]] = [tuple(root_line)]
+    depths = [0]
+    snaps: list[tuple[object, ...] | None] = [search.snapshot()]
+    seen = {search.key()}
+    features = search.features()
+    heaps = [[(_rate(w, features, 0), 0)] for w in queues]
+    turn = 0
+    sign = -1 if search.techniques.lifo else 1
+    while True:
+        for _ in queues:
+            heap = heaps[turn]
+            turn = (turn + 1) % len(queues)
+            while heap:
+                index = sign * heapq.heappop(heap)[1]
+                snap = snaps[index]
+                if snap is not None:
+                    break
+            else:
+                continue
+            break
+        else:
+            return None
+        snaps[index] = None
+        search.restore(snap)
+        depth = depths[index] + 1
+        for move in search.moves():
+            line: list[_Raw] = []
+            key = search.step(move, line)
+            if key not in seen:
+                seen.add(key)
+                child = len(parents)
+                parents.append(index)
+                lines.append(tuple(line))
+                depths.append(depth + len(line) - 1)
+                if search.won():
+                    return _path(parents, lines, child)
+                if child > _MAX_STORED:
+                    return _GAVE_UP
+                snaps.append(search.snapshot())
+                features = search.features()
+                for weights, heap in zip(queues, heaps, strict=True):
+                    rating = _rate(weights, features, depth + len(line) - 1)
+                    heapq.heappush(heap, (rating, sign * child))
+            search.undo(len(line))
+        counter.nodes += 1
+        if counter.nodes >= counter.stop:
+            yield
+
+
+def _rate(weights: tuple[int, ...], features: tuple[int, int, int, int, int], depth: int) -> int:
+    """A position's rating under one heuristic: lower is expanded first."""
+    remaining, blocked, empty, buried, unsorted = features
+    w_remaining, w_blocked, w_empty, w_depth, w_buried, w_unsorted = weights
+    return (
+        w_remaining * remaining
+        + w_blocked * blocked
+        - w_empty * empty
+        + w_depth * depth
+        + w_buried * buried
+        + w_unsorted * unsorted
+    )
+
+
+def _path(parents: list[int], lines: list[tuple[_Raw, ...]], index: int) -> list[_Raw]:
+    chunks = []
+    while index >= 0:
+        chunks.append(lines[index])
+        index = parents[index]
+    return [move for chunk in reversed(chunks) for move in chunk]
+
+
+def _depth_first(search: _Search, counter: _Counter, seed: int | None = None) -> ScanGenerator:
+    """Depth-first search with a transposition table, moves in the order of
+    :meth:`_Search.moves` or, with a ``seed``, foundation moves first and the rest shuffled."""
+    line: list[_Raw] = []
+    search.autoplay(line)
+    if search.won():
+        return line
+    seen = {search.key()}
+    shuffle = random.Random(seed).shuffle if seed is not None else None
+
+    def order() -> list[_Raw]:
+        moves = search.moves()
+        if shuffle is not None:
+            up = sum(1 for move in moves if search.f0 <= move[1] < search.r0)
+            rest = moves[up:]
+            shuffle(rest)
+            moves[up:] = rest
+        moves.reverse()  # popped from the end
+        return moves
+
+    # Each frame: the moves still to try here, and how many moves led into the frame.
+    frames: list[tuple[list[_Raw], int]] = [(order(), len(line))]
+    while frames:
+        todo, entered = frames[-1]
+        if not todo:
+            frames.pop()
+            search.undo(entered)
+            del line[len(line) - entered :]
+            continue
+        before = len(line)
+        key = search.step(todo.pop(), line)
+        if key in seen:
+            search.undo(len(line) - before)
+            del line[before:]
+            continue
+        seen.add(key)
+        if search.won():
+            return line
+        if len(seen) > _MAX_STORED:
+            return _GAVE_UP
+        frames.append((order(), len(line) - before))
+        counter.nodes += 1
+        if counter.nodes >= counter.stop:
+            yield
+    return None
+
+
+def _start_scan(name: str, search: _Search, counter: _Counter) -> ScanGenerator:
+    if name == "best-first":
+        return _best_first(search, counter)
+    if name == "dfs":
+        return _depth_first(search, counter)
+    kind, _, seed = name.partition(":")
+    if kind == "random-dfs" and seed.isdigit():
+        return _depth_first(search, counter, int(seed))
+    raise ValueError(f"unknown scan {name!r}: use best-first, dfs or random-dfs:SEED")
+
+
+# -- the public API -----------------------------------------------------------------------
+
+
+def solve(
+    board: Board,
+    *,
+    seconds: float = 10.0,
+    max_nodes: int | None = None,
+    techniques: Techniques = DEFAULT_TECHNIQUES,
+) -> SolveResult:
+    """Search for a winning line from ``board``'s position (the board is not changed).
+
+    ``seconds`` and ``max_nodes`` (positions expanded, all scans together) bound the search;
+    running out of either gives ``unknown``. "unsolvable" is said only after a scan visited
+    every position. A solved line is replayed with :meth:`Board.play` before it is returned.
+
+    >>> result = solve(Board("beleaguered-castle", 2), seconds=5)
+    >>> result.verdict, len(result.moves) > 48
+    ('solved', True)
+    """
+    started = time.monotonic()
+    deadline = started + seconds
+    scans = [
+        (name, share, counter, _start_scan(name, _Search(board, techniques), counter))
+        for name, share in techniques.scans
+        for counter in [_Counter()]
+    ]
+    spent = [0.0] * len(scans)
+    running = list(range(len(scans)))
+    verdict: Verdict = UNKNOWN
+    line: list[_Raw] | None = None
+    decider = -1
+    total = 0
+    while running and decider < 0 and time.monotonic() < deadline:
+        if max_nodes is not None and total >= max_nodes:
+            break
+        for n in list(running):
+            _, share, counter, scan = scans[n]
+            grant = _SLICE * share
+            if max_nodes is not None:
+                grant = min(grant, max_nodes - total)
+            before = counter.nodes
+            counter.grant(grant)
+            clock = time.monotonic()
+            try:
+                next(scan)
+            except StopIteration as stop:
+                if stop.value == _GAVE_UP:
+                    running.remove(n)
+                else:
+                    line = stop.value
+                    verdict = UNSOLVABLE if line is None else SOLVED
+                    decider = n
+            spent[n] += time.monotonic() - clock
+            total += counter.nodes - before
+            if decider >= 0 or (max_nodes is not None and total >= max_nodes):
+                break
+            if time.monotonic() >= deadline:
+                break
+    if verdict == SOLVED and line is not None and scans[decider][0] != "best-first":
+        allowance = None if max_nodes is None else max_nodes - total
+        line = _polish(scans, line, deadline, spent, allowance)
+        total = sum(counter.nodes for _, _, counter, _ in scans)
+    for _, _, _, scan in scans:
+        scan.close()
+    moves: list[Move] = []
+    if verdict == SOLVED and line is not None:
+        if techniques.shorten:
+            line = _shorten(board, line, techniques, max(deadline, time.monotonic() + 0.05))
+        moves = _to_moves(board, line)
+    reports = tuple(
+        ScanReport(name, counter.nodes, spent[n], verdict if n == decider else UNKNOWN)
+        for n, (name, _, counter, _) in enumerate(scans)
+    )
+    return SolveResult(
+        verdict, moves, nodes=total, seconds=time.monotonic() - started, scans=reports
+    )
+
+
+def _polish(
+    scans: list[tuple[str, int, _Counter, ScanGenerator]],
+    line: list[_Raw],
+    deadline: float,
+    spent: list[float],
+    allowance: int | None,
+) -> list[_Raw]:
+    """A depth-first scan won the race, usually with a long line: let the best-first scan
+    go on alone (at most as long again as it has run, within the budget) and keep its line
+    if shorter."""
+    for n, (name, _, counter, scan) in enumerate(scans):
+        if name != "best-first":
+            continue
+        stop = min(deadline, time.monotonic() + spent[n])
+        extra = counter.nodes if allowance is None else min(counter.nodes, allowance)
+        limit = counter.nodes + extra
+        while time.monotonic() < stop and counter.nodes < limit:
+            counter.grant(min(_SLICE, limit - counter.nodes))
+            clock = time.monotonic()
+            try:
+                next(scan)
+            except StopIteration as done:
+                found = done.value
+                if isinstance(found, list) and len(found) < len(line):
+                    line = found
+                break
+            finally:
+                spent[n] += time.monotonic() - clock
+    return line
+
+
+def _to_moves(board: Board, line: Iterable[_Raw]) -> list[Move]:
+    """Engine moves for the line, replayed with the checking :meth:`Board.play`."""
+    names = board.pile_names
+    r0 = board._r0
+    moves = [Move(names[s], names[d], Card.from_code(c) if s >= r0 else None) for s, d, c in line]
+    replay = board.copy()
+    for move in moves:
+        replay.play(move)
+    if not replay.is_won():
+        raise AssertionError(f"the solver's line does not win {board!r}")
+    return moves
+
+
+def _shorten(board: Board, line: list[_Raw], techniques: Techniques, deadline: float) -> list[_Raw]:
+    """Shorten a winning line by shortcuts, pass after pass while passes help (and time lasts).
+
+    A pass walks the line; at each position it looks for a later position of the line that
+    this one reaches directly, or in one move and its auto-play, sooner than the line does,
+    and jumps there. Positions are compared by key (piles sorted), so after a jump the
+    line's later moves are renamed through the permutation matching the two positions' piles.
+    """
+    while time.monotonic() < deadline:
+        shorter = _shortcut_pass(board, line, techniques, deadline)
+        if len(shorter) >= len(line):
+            return line
+        line = shorter
+    return line
+
+
+def _shortcut_pass(
+    board: Board, line: list[_Raw], techniques: Techniques, deadline: float
+) -> list[_Raw]:
+    search = _Search(board, techniques)
+    t = search.t
+    keys = [search.key()]
+    tabs = [list(search.tab)]
+    for move in line:
+        search.do(*move)
+        keys.append(search.key())
+        tabs.append(list(search.tab))
+    last = {key: i for i, key in enumerate(keys)}  # the latest visit of each position
+    search = _Search(board, techniques)
+    rename = list(range(t))  # the line's pile index -> the same pile's index here
+    out: list[_Raw] = []
+    i = 0
+    while i < len(line):
+        if time.monotonic() >= deadline:
+            return line
+        best = last[keys[i]]
+        jump: list[_Raw] = []
+        for move in search.moves():
+            step = [move]
+            search.do(*move)
+            played = search.autoplay(step)
+            j = last.get(search.key(), -1)
+            if j - len(step) > best - len(jump):
+                best, jump = j, step
+            search.undo(played + 1)
+        if best - len(jump) > i:
+            for move in jump:
+                search.do(*move)
+            out += jump
+            i = best
+            here = _permutation(tabs[i], search.tab)
+            rename = [here[k] for k in range(t)]
+            continue
+        s, d, c = line[i]
+        move = (rename[s] if s < t else s, rename[d] if d < t else d, c)
+        search.do(*move)
+        out.append(move)
+        i += 1
+    return out
+
+
+def _permutation(later: Sequence[bytes], earlier: Sequence[bytes]) -> dict[int, int]:
+    """Map each pile index of ``later`` to the index of an equal pile in ``earlier``."""
+    free: dict[bytes, list[int]] = {}
+    for j, pile in enumerate(earlier):
+        free.setdefault(pile, []).append(j)
+    return {i: free[pile].pop() for i, pile in enumerate(later)}
+
+
+def hint(board: Board, seconds: float = 1.0) -> Hint:
+    """The next move of a winning line from ``board``'s position, found within ``seconds``.
+
+    ``move`` is ``None`` when the verdict is ``unsolvable`` (no winning line exists) or
+    ``unknown`` (none was found in time).
+    """
+    result = solve(board, seconds=seconds)
+    if result.solved and result.moves:
+        return Hint(SOLVED, result.moves[0], len(result.moves))
+    if result.solved:
+        return Hint(SOLVED, None, 0)
+    return Hint(result.verdict)
+
+
+def first_losing_ply(
+    game: str | GameRules,
+    deal: int,
+    moves: Sequence[Move | str],
+    seconds: float = 10.0,
+    *,
+    options: Iterable[str] = (),
+) -> int | None:
+    """After a lost game: the ply whose move made the game unwinnable.
+
+    Returns ``p`` (1-based) such that the position after ``p - 1`` moves could still be won
+    and the one after ``p`` moves cannot; ``0`` when the deal itself cannot be won; ``None``
+    when the budget could not tell, or when the final position can still be won. Positions
+    along a game only ever go from winnable to unwinnable, so a binary search over the
+    prefixes finds the ply; ``seconds`` is shared among its probes. A move that does not
+    replay raises :class:`IllegalMove` (or :class:`NotationError`), as :meth:`Board.play`.
+    """
+    rules = get_game(game) if isinstance(game, str) else game
+    board = Board(rules, deal, options=options)
+    boards = [board.copy(stack=False)]
+    for move in moves:
+        board.play(move)
+        boards.append(board.copy(stack=False))
+    deadline = time.monotonic() + seconds
+    known: dict[int, Verdict] = {}
+
+    def probe(ply: int, probes_left: int) -> Verdict:
+        if ply not in known:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return UNKNOWN
+            known[ply] = solve(boards[ply], seconds=left / max(1, probes_left)).verdict
+        return known[ply]
+
+    last = len(boards) - 1
+    probes = max(1, last.bit_length()) + 1
+    if probe(last, probes) != UNSOLVABLE:
+        return None
+    # Invariant: ``high`` cannot be won; ``low`` can (or is -1: before the deal).
+    low, high = -1, last
+    while high - low > 1:
+        probes = max(1, (high - low).bit_length())
+        mid = (low + high) // 2
+        # An undecided probe: try the other plays between low and high, nearest first.
+        candidates = sorted(range(low + 1, high), key=lambda p: abs(p - mid))
+        for ply in candidates:
+            verdict = probe(ply, probes)
+            if verdict == SOLVED:
+                low = ply
+                break
+            if verdict == UNSOLVABLE:
+                high = ply
+                break
+            if time.monotonic() >= deadline:
+                return None
+        else:
+            return None
+    return high

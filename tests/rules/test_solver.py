@@ -1,0 +1,374 @@
+"""The solver: its lines replay to wins, its "unsolvable" verdicts are proofs, it keeps to
+its budget, and its search agrees move for move with the engine."""
+
+from __future__ import annotations
+
+import io
+import random
+import time
+
+import pytest
+
+from games.rules import Board, Move
+from games.rules.cli import main
+from games.rules.safety import safe_raw_moves
+from games.rules.solver import (
+    Techniques,
+    _Search,
+    first_losing_ply,
+    hint,
+    solve,
+)
+
+# Deals each solved in well under 2 s (pinned: the deals never change).
+SOLVABLE = [
+    ("beleaguered-castle", 2),
+    ("beleaguered-castle", 5),
+    ("citadel", 1),
+    ("citadel", 3),
+    ("streets-and-alleys", 8),
+    ("streets-and-alleys", 16),
+    ("fortress", 2),
+    ("fortress", 3),
+    ("chessboard", 1),
+    ("chessboard", 2),
+]
+
+# Deals whose whole position graph is small enough for the engine alone to search it.
+UNSOLVABLE = [
+    ("beleaguered-castle", 3),
+    ("citadel", 56),
+    ("streets-and-alleys", 2),
+    ("fortress", 1),
+    ("chessboard", 6),
+    ("archway", 3),
+]
+
+HARD = ("streets-and-alleys", 4)
+"""A deal no scan decides in a fraction of a second."""
+
+
+def replays_to_win(board: Board, moves: list[Move]) -> bool:
+    replay = board.copy()
+    for move in moves:
+        replay.play(move)  # raises IllegalMove on any illegal move
+    return replay.is_won()
+
+
+def engine_search(board: Board) -> str:
+    """Exhaustive search with the engine alone: no pruning, no auto-play, plain keys."""
+    board = board.copy()
+    seen = {board.position_key()}
+    stack = [iter(board.raw_legal_moves())]
+    while stack:
+        for raw in stack[-1]:
+            board.push(raw)
+            if board.position_key() in seen:
+                board.pop()
+                continue
+            seen.add(board.position_key())
+            if board.is_won():
+                return "solved"
+            stack.append(iter(board.raw_legal_moves()))
+            break
+        else:
+            stack.pop()
+            if stack:
+                board.pop()
+    return "unsolvable"
+
+
+def layout(game: str, foundations: list[str], tableau: list[str], reserves: int = 0) -> str:
+    """Layout text: foundation piles, then tableau piles (bottom card first)."""
+    lines = [f"game: {game}", "deal: 1"]
+    lines += [f"f{i}: {cards}" for i, cards in enumerate(foundations, 1)]
+    lines += [f"t{i}: {cards}" for i, cards in enumerate(tableau, 1)]
+    return "\n".join(lines) + "\n"
+
+
+def run(suit: str, top: str) -> str:
+    """The cards of ``suit`` from ace up to ``top``: ``run("C", "8")`` is ``AC 2C … 8C``."""
+    ranks = "A23456789TJQK"
+    return " ".join(r + suit for r in ranks[: ranks.index(top) + 1])
+
+
+# -- solved lines replay -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("game", "deal"), SOLVABLE)
+def test_solved_line_replays_to_a_win(game: str, deal: int) -> None:
+    board = Board(game, deal)
+    result = solve(board, seconds=5)
+    assert result.verdict == "solved"
+    assert result.solved
+    assert replays_to_win(board, result.moves)
+    assert board.ply == 0  # the solver does not touch the board
+
+
+def test_solving_mid_game_continues_from_the_position() -> None:
+    board = Board("citadel", 1)
+    first = solve(board, seconds=5).moves
+    for move in first[:10]:
+        board.play(move)
+    result = solve(board, seconds=5)
+    assert result.solved
+    assert replays_to_win(board, result.moves)
+
+
+def test_won_position_is_solved_in_no_moves() -> None:
+    text = layout("fortress", [run(s, "K") for s in "CDHS"], [""] * 10)
+    result = solve(Board.from_layout(text))
+    assert result.verdict == "solved"
+    assert result.moves == []
+
+
+# -- unsolvable verdicts are proofs --------------------------------------------------------
+
+
+@pytest.mark.parametrize(("game", "deal"), UNSOLVABLE)
+def test_unsolvable_agrees_with_the_engines_own_exhaustive_search(game: str, deal: int) -> None:
+    board = Board(game, deal)
+    assert solve(board, seconds=10).verdict == "unsolvable"
+    assert engine_search(board) == "unsolvable"
+
+
+def test_take_back_games_are_solved_and_proved_with_take_back_moves() -> None:
+    board = Board("beleaguered-castle", 2, options=["take-back"])
+    result = solve(board, seconds=5)
+    assert result.solved
+    assert replays_to_win(board, result.moves)
+    lost = Board("beleaguered-castle", 3, options=["take-back"])
+    assert solve(lost, seconds=5).verdict == "unsolvable"
+    assert engine_search(lost) == "unsolvable"
+
+
+def test_every_scan_alone_proves_the_same_verdict() -> None:
+    board = Board("beleaguered-castle", 3)
+    for scan in ("best-first", "dfs", "random-dfs:7"):
+        techniques = Techniques(scans=((scan, 1),))
+        assert solve(board, seconds=10, techniques=techniques).verdict == "unsolvable"
+
+
+@pytest.mark.parametrize(
+    "switch",
+    [
+        {"canonical": False},
+        {"autoplay": False},
+        {"one_empty": False},
+        {"skip_lone": False},
+    ],
+)
+def test_verdicts_do_not_depend_on_the_pruning(switch: dict[str, bool]) -> None:
+    techniques = Techniques(**switch)  # type: ignore[arg-type]
+    assert solve(Board("fortress", 1), techniques=techniques).verdict == "unsolvable"
+    result = solve(Board("fortress", 3), seconds=10, techniques=techniques)
+    assert result.solved
+    assert replays_to_win(Board("fortress", 3), result.moves)
+
+
+# Hand-built positions: most cards already up, a few left in the tableau.
+
+STUCK_CASTLE = [
+    "9C KC", "9D KD", "9H KH", "9S KS", "TC QC JC", "TD QD JD", "TH QH JH", "TS QS JS",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("game", ["beleaguered-castle", "citadel", "streets-and-alleys"])
+def test_castle_position_with_every_nine_buried_is_unsolvable(game: str) -> None:
+    text = layout(game, [run(s, "8") for s in "CDHS"], STUCK_CASTLE)
+    assert solve(Board.from_layout(text), seconds=5).verdict == "unsolvable"
+
+
+@pytest.mark.parametrize("game", ["beleaguered-castle", "citadel", "streets-and-alleys"])
+def test_castle_position_one_shuffle_from_home_is_solved(game: str) -> None:
+    # JS must make way (onto QH or an empty pile) before TS can go up.
+    tableau = ["TS JS", "KH QH", "KS QS", "", "", "", "", ""]
+    text = layout(game, [run("C", "K"), run("D", "K"), run("H", "J"), run("S", "9")], tableau)
+    board = Board.from_layout(text)
+    result = solve(board, seconds=5)
+    assert result.verdict == "solved"
+    assert replays_to_win(board, result.moves)
+
+
+@pytest.mark.parametrize("game", ["fortress", "chessboard"])
+def test_fortress_position_with_every_seven_buried_is_unsolvable(game: str) -> None:
+    # The tops (9, J, K of three suits and 9S) never build on each other; every 7 is buried.
+    tableau = [
+        "7C 8C 9C", "TC JC", "QC KC",
+        "7D 8D 9D", "TD JD", "QD KD",
+        "7H 8H 9H", "TH JH", "QH KH",
+        "7S 8S TS JS QS KS 9S",
+    ]  # fmt: skip
+    board = Board.from_layout(layout(game, [run(s, "6") for s in "CDHS"], tableau))
+    assert solve(board, seconds=5).verdict == "unsolvable"
+    assert engine_search(board) == "unsolvable"
+
+
+@pytest.mark.parametrize("game", ["fortress", "chessboard"])
+def test_fortress_position_near_home_is_solved(game: str) -> None:
+    # 9C waits under TC, which has to step aside to an empty pile first.
+    tableau = ["9C TC", "QC JC", "KC", "", "", "", "", "", "", ""]
+    foundations = [run("C", "8"), run("D", "K"), run("H", "K"), run("S", "K")]
+    board = Board.from_layout(layout(game, foundations, tableau))
+    result = solve(board, seconds=5)
+    assert result.solved
+    assert replays_to_win(board, result.moves)
+
+
+def archway_layout(tableau: list[str]) -> str:
+    """Archway with clubs, diamonds and hearts home; spades A-5 up, K-9 down."""
+    lines = ["game: archway", "deal: 1"]
+    for i, suit in enumerate("CDH", 1):
+        lines.append(f"f{i}: {run(suit, 'K')}")
+        lines.append(f"f{i + 4}: {' '.join(reversed(run(suit, 'K').split()))}")
+    lines.append(f"f4: {run('S', '5')}")
+    lines.append("f8: KS QS JS TS 9S")
+    lines += [f"t{i}: {cards}" for i, cards in enumerate(tableau, 1)]
+    reserves = {3: "3S", 4: "4S", 5: "5S", 9: "9S", 10: "TS", 11: "JS", 12: "QS", 13: "KS"}
+    lines += [f"r{rank}: {reserves.get(rank, '')}" for rank in range(1, 14)]
+    return "\n".join(lines) + "\n"
+
+
+def test_archway_position_with_both_sixes_and_eights_buried_is_unsolvable() -> None:
+    board = Board.from_layout(archway_layout(["6S 7S", "6S 7S", "8S AS", "8S 2S"]))
+    assert solve(board, seconds=5).verdict == "unsolvable"
+    assert engine_search(board) == "unsolvable"
+
+
+def test_archway_position_with_a_six_on_top_is_solved() -> None:
+    board = Board.from_layout(archway_layout(["7S 6S", "6S 7S", "8S AS", "8S 2S"]))
+    result = solve(board, seconds=5)
+    assert result.solved
+    assert replays_to_win(board, result.moves)
+
+
+# -- budgets -----------------------------------------------------------------------------
+
+
+def test_a_short_time_budget_is_kept() -> None:
+    started = time.monotonic()
+    result = solve(Board(*HARD), seconds=0.2)
+    assert time.monotonic() - started < 1.0
+    assert result.verdict == "unknown"
+
+
+def test_a_small_node_budget_gives_unknown() -> None:
+    result = solve(Board(*HARD), seconds=60, max_nodes=300)
+    assert result.verdict == "unknown"
+    assert result.nodes <= 300
+    assert result.moves == []
+
+
+# -- hint and first_losing_ply -----------------------------------------------------------
+
+
+def test_hint_is_the_first_move_of_a_winning_line() -> None:
+    board = Board("citadel", 3)
+    answer = hint(board, seconds=1.0)
+    assert answer.verdict == "solved"
+    assert answer.move is not None
+    assert board.is_legal(answer.move)
+    board.play(answer.move)
+    assert solve(board, seconds=5).solved
+
+
+def test_hint_on_a_lost_position_says_unsolvable() -> None:
+    answer = hint(Board("streets-and-alleys", 2))
+    assert answer.verdict == "unsolvable"
+    assert answer.move is None
+
+
+# Citadel 1: seven good moves, then t5-t4 loses the game; three more moves follow.
+CITADEL_1_LOST = [
+    *("t7-t6", "t7-t1", "t7-f3", "t2-f3", "t8-t7", "t3-t2", "t4-t3"),
+    *("t5-t4", "t1-t4", "t4-t1", "t1-t4"),
+]
+
+
+def test_first_losing_ply_finds_the_move_that_lost() -> None:
+    assert first_losing_ply("citadel", 1, CITADEL_1_LOST, seconds=20) == 8
+
+
+def test_first_losing_ply_is_none_while_the_game_can_be_won() -> None:
+    assert first_losing_ply("citadel", 1, CITADEL_1_LOST[:7], seconds=10) is None
+
+
+def test_first_losing_ply_is_zero_for_a_lost_deal() -> None:
+    assert first_losing_ply("streets-and-alleys", 2, [], seconds=5) == 0
+
+
+# -- the search agrees with the engine ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "game",
+    ["beleaguered-castle", "citadel", "streets-and-alleys", "fortress", "chessboard", "archway"],
+)
+def test_search_moves_and_safe_moves_match_the_engine(game: str) -> None:
+    """Along random games: with pruning off the search's moves are the engine's legal moves,
+    its safe moves are :mod:`games.rules.safety`'s, and its key ignores pile order."""
+    rng = random.Random(game)
+    plain = Techniques(one_empty=False, skip_lone=False)
+    options = ["take-back"] if game == "beleaguered-castle" else []
+    for deal in (1, 2, 3):
+        board = Board(game, deal, options=options if deal == 3 else [])
+        for _ in range(60):
+            search = _Search(board, plain)
+            engine = {(s, t, int(c)) for s, t, c in board.raw_legal_moves()}
+            assert set(search.moves()) == engine
+            safe = {(s, t, int(c)) for s, t, c in safe_raw_moves(board)}
+            found = search.safe_move()
+            assert (found is None) == (not safe)
+            assert found is None or found in safe
+            moves = board.raw_legal_moves()
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+        shuffled = board.copy()
+        piles = shuffled._piles[: board.rules.tableau]
+        rng.shuffle(piles)
+        shuffled._piles[: board.rules.tableau] = piles
+        assert _Search(shuffled, plain).key() == _Search(board, plain).key()
+
+
+# -- the command line --------------------------------------------------------------------
+
+
+def test_cli_prints_the_solution_one_move_per_line() -> None:
+    out = io.StringIO()
+    assert main(["solve", "citadel", "1", "--seconds", "5"], stdout=out) == 0
+    first, *rest = out.getvalue().splitlines()
+    assert first == f"solved in {len(rest)} moves"
+    board = Board("citadel", 1)
+    for word in rest:
+        board.play(word)
+    assert board.is_won()
+
+
+def test_cli_prints_unsolvable() -> None:
+    out = io.StringIO()
+    assert main(["solve", "streets-and-alleys", "2"], stdout=out) == 0
+    assert out.getvalue() == "unsolvable\n"
+
+
+def test_cli_prints_unknown_when_time_runs_out() -> None:
+    out = io.StringIO()
+    assert main(["solve", HARD[0], str(HARD[1]), "--seconds", "0.1"], stdout=out) == 0
+    assert out.getvalue() == "unknown\n"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["solve", "citadel", "1", "--seconds", "0"],
+        ["solve", "citadel", "1", "--seconds", "soon"],
+        ["solve", "citadel", "one"],
+        ["solve", "no-such-game", "1"],
+        ["solve", "citadel"],
+    ],
+)
+def test_cli_bad_arguments_exit_2(argv: list[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        code = main(argv, stdout=io.StringIO())
+        raise SystemExit(code)
+    assert stopped.value.code == 2
