@@ -8,6 +8,7 @@ Time comes in as ``now=`` so tests never patch the clock.
 from __future__ import annotations
 
 import secrets
+import threading
 import uuid
 from collections import OrderedDict
 from collections.abc import Iterable
@@ -30,6 +31,7 @@ PlayerId = uuid.UUID | None
 
 BOARD_CACHE_SIZE = 2048
 _boards: OrderedDict[tuple[uuid.UUID, int], Board] = OrderedDict()
+_boards_lock = threading.Lock()
 """Boards by (game id, version): a version names one line of moves, so an entry can never be
 stale, and every app server may keep its own. Callers get copies."""
 
@@ -94,8 +96,11 @@ def game_board(game: Game, *, checked: bool = False) -> Board:
     through the rules again, from the database (for records that leave the site and for
     verification).
     """
-    if not checked and (cached := _boards.get((game.pk, game.version))) is not None:
-        return cached.copy()
+    if not checked:
+        with _boards_lock:
+            cached = _boards.get((game.pk, game.version))
+        if cached is not None:
+            return cached.copy()
     board = game.fresh_board()
     for notation in game.moves.filter(undone=False).values_list("notation", flat=True):
         if checked:
@@ -107,10 +112,12 @@ def game_board(game: Game, *, checked: bool = False) -> Board:
 
 
 def _remember(game: Game, board: Board) -> None:
-    _boards[(game.pk, game.version)] = board.copy()
-    _boards.move_to_end((game.pk, game.version))
-    while len(_boards) > BOARD_CACHE_SIZE:
-        _boards.popitem(last=False)
+    copy = board.copy()
+    with _boards_lock:  # threaded servers (runserver, gthread workers) share the cache
+        _boards[(game.pk, game.version)] = copy
+        _boards.move_to_end((game.pk, game.version))
+        while len(_boards) > BOARD_CACHE_SIZE:
+            _boards.popitem(last=False)
 
 
 def game_record(game: Game) -> GameRecord:
