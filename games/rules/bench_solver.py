@@ -156,6 +156,7 @@ def report_game(game: str, ours: Sequence[Outcome], fc: Sequence[FcOutcome] | No
     disagree = [o.deal for o, f in both if o.verdict != f.verdict]
     fc_times = [f.seconds for f in fc]
     ratio = sum(o.seconds for o, _ in both) / max(1e-9, sum(f.seconds for _, f in both))
+    assert [o.deal for o in ours] == [f.deal for f in fc]
     astar = [f.astar_moves for f in fc if f.astar_moves is not None]
     fc_decided = 100 * sum(f.verdict != UNKNOWN for f in fc) / len(fc)
     print(
@@ -165,13 +166,22 @@ def report_game(game: str, ours: Sequence[Outcome], fc: Sequence[FcOutcome] | No
         f"a-star length median {_fmt(_median(astar), 0)}"
     )
     agreement = "total" if not disagree else f"DISAGREE on deals {disagree}"
-    ours_len = _median(lengths)
-    fc_len = _median(astar)
-    length_ratio = ours_len / fc_len if ours_len and fc_len else None
+    per_deal = [o.seconds / max(1e-6, f.seconds) for o, f in both]
     print(
-        f"{'':20} agreement on {len(both)} deals both decided: {agreement}; "
-        f"time ours/fc-solve {ratio:.1f}x; length ours/a-star {_fmt(length_ratio)}x"
+        f"{'':20} agreement on {len(both)} deals both decided: {agreement}; time ours/fc-solve "
+        f"{ratio:.1f}x in total, {_fmt(_median(per_deal), 1)}x median per deal"
     )
+    # Lengths on the deals both solved: ours against fc-solve's best-first (a-star) line.
+    pairs = [
+        (o.moves, f.astar_moves) for o, f in zip(ours, fc, strict=True) if o.moves and f.astar_moves
+    ]
+    if pairs:
+        ours_len = statistics.median(a for a, _ in pairs)
+        fc_len = statistics.median(b for _, b in pairs)
+        print(
+            f"{'':20} length on {len(pairs)} deals both solved: ours median {ours_len:.0f}, "
+            f"a-star median {fc_len:.0f}, ratio {ours_len / fc_len:.2f}x"
+        )
     only_ours = [
         o.deal for o in ours if o.verdict != UNKNOWN and by_deal[o.deal].verdict == UNKNOWN
     ]

@@ -29,11 +29,16 @@ what each buys):
   and count in its length.
 - Among several empty piles only one is tried (the others give the same canonical position),
   and a lone card never moves to an empty pile (that changes nothing).
-- Several scans share one budget, taking turns: a best-first scan (its heuristic counts cards
-  still to go up, cards lying above a card their foundation needs sooner, empty piles and the
-  moves played so far) finds short lines; depth-first scans with shuffled move orders find
-  the lines it misses, as fc-solve's random-DFS threads do. Each scan has its own table and
-  is exhaustive by itself, so whichever runs out of positions first proves "unsolvable".
+- A best-first scan: its heuristic counts cards still to go up, cards lying above a card
+  their foundation needs sooner, cards above each foundation's next card, empty piles (a
+  bonus) and the moves played so far (for short lines). It is exhaustive too: when its queue
+  runs dry, every position has been visited, a proof.
+- Several scans can share one budget, taking turns (``Techniques.scans``): depth-first scans
+  in a fixed or shuffled move order (fc-solve's soft-DFS and random-DFS threads) beside the
+  best-first one, each with its own table and exhaustive alone. Measured on deals 1-200 of
+  Streets and Alleys at 300,000 positions each, best-first alone decides 95.5 %, with a
+  random DFS taking an eighth of the budget 94.0 %, with two taking half 93.0 % (Beleaguered
+  Castle: 98 % in all three), so the default is best-first alone.
 - A found line is then shortened: wherever a position of the line reaches a later one
   directly, or in one move, the stretch in between is cut.
 
@@ -78,15 +83,13 @@ class Techniques:
     """Try only the first of several empty piles as a target."""
     skip_lone: bool = True
     """Never move a lone card to an empty pile."""
-    scans: tuple[tuple[str, int], ...] = (
-        ("best-first", 2),
-        ("random-dfs:1", 1),
-        ("random-dfs:2", 1),
-    )
+    scans: tuple[tuple[str, int], ...] = (("best-first", 1),)
     """The scans and their shares of the budget. They take turns, each for a slice of
     positions proportional to its share, and stop as soon as one decides: ``best-first``
     (short lines), ``dfs`` (moves in a fixed order) and ``random-dfs:SEED`` (foundation
-    moves first, the others shuffled). Each keeps its own table and is exhaustive alone."""
+    moves first, the others shuffled). Each keeps its own table and is exhaustive alone.
+    Measured on deals 1-200 (see the module notes), best-first alone decides the most, so
+    it is the default; the others stay for experiments and the bench."""
     queues: tuple[tuple[int, int, int, int, int, int], ...] = ((4, 2, 3, 1, 1, 0),)
     """The best-first heuristics, one queue each. Weights, in order: per card not yet up,
     per card lying above a card needed sooner, per empty pile (a bonus), per move already
