@@ -48,6 +48,7 @@ plays those moves and does not auto-play (safe auto-play is proved only without 
 
 from __future__ import annotations
 
+import contextlib
 import heapq
 import random
 import time
@@ -58,6 +59,7 @@ from typing import Final, Literal
 
 from .board import Board
 from .cards import ALL_CARDS, Card, next_rank
+from .errors import RulesError
 from .moves import Move
 from .variants import TAKE_BACK, GameRules, get_game
 
@@ -868,9 +870,13 @@ def solve(
         scan.close()
     moves: list[Move] = []
     if verdict == SOLVED and line is not None:
-        if techniques.shorten:
-            line = _shorten(board, line, techniques, max(deadline, time.monotonic() + 0.05))
         moves = _to_moves(board, line)
+        if techniques.shorten:
+            shorter = _shorten(board, line, techniques, max(deadline, time.monotonic() + 0.05))
+            if len(shorter) < len(line):
+                # Replayed like the line itself; the found line stands if this ever failed.
+                with contextlib.suppress(RulesError, AssertionError):
+                    moves = _to_moves(board, shorter)
     reports = tuple(
         ScanReport(name, counter.nodes, spent[n], verdict if n == decider else UNKNOWN)
         for n, (name, _, counter, _) in enumerate(scans)

@@ -105,6 +105,15 @@ def test_solved_line_replays_to_a_win(game: str, deal: int) -> None:
     assert board.ply == 0  # the solver does not touch the board
 
 
+def test_shortening_cuts_a_depth_first_line_and_keeps_it_winning() -> None:
+    board = Board("citadel", 1)
+    scans = (("dfs", 1),)
+    long = solve(board, techniques=Techniques(scans=scans, shorten=False)).moves
+    short = solve(board, techniques=Techniques(scans=scans)).moves
+    assert len(short) < len(long) / 2
+    assert replays_to_win(board, short)
+
+
 def test_solving_mid_game_continues_from_the_position() -> None:
     board = Board("citadel", 1)
     first = solve(board, seconds=5).moves
