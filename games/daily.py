@@ -187,6 +187,28 @@ def player_status(player: Player | None, dailies: list[Daily]) -> dict[int, dict
     return status
 
 
+def champions(game: str, *, top: int = 20) -> dict[str, list[dict[str, object]]]:
+    """Per game over all dailies: most daily wins, best streak of consecutive days, best
+    average over par; each list best first."""
+    per_player: dict[Player, list[Entry]] = {}
+    for entry in Entry.objects.filter(daily__game=game).select_related("player", "daily"):
+        per_player.setdefault(entry.player, []).append(entry)
+    table = []
+    for player, won in per_player.items():
+        streak = best = 0
+        previous: dt.date | None = None
+        for date in sorted({entry.daily.date for entry in won}):
+            streak = streak + 1 if previous and date - previous == dt.timedelta(days=1) else 1
+            best, previous = max(best, streak), date
+        over = sum(e.moves - e.daily.par for e in won) / len(won)
+        table.append({"player": player, "wins": len(won), "streak": best, "over_par": over})
+    return {
+        "Most daily wins": sorted(table, key=lambda r: (-r["wins"], r["over_par"]))[:top],
+        "Best streak": sorted(table, key=lambda r: (-r["streak"], -r["wins"]))[:top],
+        "Best average over par": sorted(table, key=lambda r: (r["over_par"], -r["wins"]))[:top],
+    }
+
+
 def verify_entries() -> list[str]:
     """Replay every leaderboard entry from its daily's deal and stored moves with the engine.
 

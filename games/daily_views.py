@@ -12,7 +12,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET
 
 from games import daily as dailies
-from games.models import Daily, Entry
+from games.models import Daily
 from games.players import current_player, known_player
 from games.rules import GAMES, RulesError, get_game
 
@@ -114,26 +114,7 @@ def board(request: HttpRequest, date: dt.date, slug: str) -> HttpResponse:
 def game_board(request: HttpRequest, slug: str) -> HttpResponse:
     """Per game over all dailies: most daily wins, best streak, best average over par."""
     rules = _rules(slug)
-    entries = Entry.objects.filter(daily__game=rules.slug).select_related("player", "daily")
-    per_player: dict[object, list[Entry]] = defaultdict(list)
-    for entry in entries:
-        per_player[entry.player].append(entry)
-    table = []
-    for player, won in per_player.items():
-        days = sorted({entry.daily.date for entry in won})
-        streak = best = 0
-        previous = None
-        for date in days:
-            streak = streak + 1 if previous and date - previous == dt.timedelta(days=1) else 1
-            best = max(best, streak)
-            previous = date
-        over = sum(e.moves - e.daily.par for e in won) / len(won)
-        table.append({"player": player, "wins": len(won), "streak": best, "over_par": over})
-    sections = {
-        "Most daily wins": sorted(table, key=lambda r: (-r["wins"], r["over_par"]))[:20],
-        "Best streak": sorted(table, key=lambda r: (-r["streak"], -r["wins"]))[:20],
-        "Best average over par": sorted(table, key=lambda r: (r["over_par"], -r["wins"]))[:20],
-    }
+    sections = dailies.champions(rules.slug)
     player = known_player(request)
     return render(
         request,
