@@ -1,12 +1,15 @@
 """Everything that writes a game: start, move, undo, redo, restart, preferences.
 
-Each write locks the game row and checks the ply the sender saw, so a double click or a
-second tab cannot store a move twice; the unique (game, ply) constraint backs that up.
-Time comes in as ``now=`` so tests never patch the clock.
+Each write checks the ply the sender saw, then compares and swaps the game row's version,
+so a double click or a second tab cannot store a move twice; the unique (game, ply)
+constraint backs that up. A move's row reads and writes go through ``games.rows`` (the hot
+path's SQL); the rest through the ORM. Time comes in as ``now=`` so tests never patch the
+clock.
 """
 
 from __future__ import annotations
 
+import functools
 import secrets
 import threading
 import uuid
@@ -19,6 +22,7 @@ from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.db.models import F
 
+from games import rows
 from games.daily import record_win
 from games.models import Daily, Game, Move, Player
 from games.rules import MAX_DEAL, Board, GameRecord, IllegalMove, get_game, solver
@@ -101,14 +105,25 @@ def game_board(game: Game, *, checked: bool = False) -> Board:
             cached = _boards.get((game.pk, game.version))
         if cached is not None:
             return cached.copy()
-    board = game.fresh_board()
-    for notation in game.moves.filter(undone=False).values_list("notation", flat=True):
+    board = game.fresh_board() if checked else _deal(game.game, game.deal, tuple(game.options))
+    for notation in rows.read_line(game):
         if checked:
             board.play(notation)
         else:
             board.push(board.parse_move(notation))
     _remember(game, board)
     return board
+
+
+@functools.lru_cache(maxsize=256)
+def _dealt(slug: str, deal: int, options: tuple[str, ...]) -> Board:
+    return Board(slug, deal, options=options)
+
+
+def _deal(slug: str, deal: int, options: tuple[str, ...]) -> Board:
+    """A fresh board of a deal: shuffling and dealing cost more than a long replay, and an
+    app server that did not serve a game's last move replays it from its deal."""
+    return _dealt(slug, deal, options).copy()
 
 
 def _remember(game: Game, board: Board) -> None:
@@ -231,7 +246,7 @@ def _load(game_id: uuid.UUID, player_id: PlayerId, expected_ply: int | None) -> 
     Raises ``Game.DoesNotExist`` for an unknown id, ``NotOwner``, ``GameConflict`` for a
     stale ``expected_ply`` and ``IllegalMove`` for a finished game.
     """
-    game = Game.objects.get(pk=game_id)
+    game = rows.read_game(game_id)
     if player_id is None or game.owner_id != player_id:
         raise NotOwner("Only the player who started this game can change it")
     if expected_ply is not None and expected_ply != game.ply:
@@ -279,20 +294,18 @@ def _redo(
 
 
 def _append(game: Game, board: Board, played: list[tuple[str, bool]], *, now: datetime) -> None:
-    """Store moves just played on ``board``; a new move replaces the redo line."""
+    """Store moves just played on ``board``; a new move replaces the redo line.
+
+    Call it inside a transaction: a taken ply (which the compare and swap in ``_save``
+    already rules out) raises ``GameConflict`` and the transaction rolls back."""
     drop_redo = bool(played) and game.redo > 0
     if drop_redo:
         game.redo = 0
     _save(game, board, now=now)
     if drop_redo:
         game.moves.filter(undone=True).delete()
-    first = board.ply - len(played) + 1
     try:
-        with transaction.atomic():
-            Move.objects.bulk_create(
-                Move(game=game, ply=first + i, notation=notation, auto=auto)
-                for i, (notation, auto) in enumerate(played)
-            )
+        rows.insert_moves(game, board.ply - len(played) + 1, played, now=now)
     except IntegrityError as error:
         raise GameConflict(game, "This move was already played in another tab") from error
 
@@ -313,24 +326,9 @@ def _save(game: Game, board: Board, *, now: datetime, restart_ply: int | None = 
     if won:
         game.status = Game.Status.WON
         game.finished_at = now
-    fields = [
-        "elapsed",
-        "active_at",
-        "ply",
-        "position",
-        "restart_ply",
-        "status",
-        "finished_at",
-        "undos",
-        "redo",
-        "autoplay",
-    ]
-    changed = Game.objects.filter(pk=game.pk, version=game.version).update(
-        version=game.version + 1, updated_at=now, **{f: getattr(game, f) for f in fields}
-    )
-    if not changed:
+    game.updated_at = now
+    if not rows.swap_game(game):
         raise GameConflict(game, "This game moved on in another tab: here is where it stands")
-    game.version += 1
     transaction.on_commit(lambda: _remember(game, board))
     if won and game.daily_id is not None:
         record_win(game, now)
@@ -391,7 +389,7 @@ def game_import(*, player: Player, record: GameRecord, now: datetime) -> Game:
 
 def game_delete(*, game_id: uuid.UUID, player_id: PlayerId) -> None:
     """Delete a game and its moves; only its owner may."""
-    game = Game.objects.get(pk=game_id)
+    game = rows.read_game(game_id)
     if player_id is None or game.owner_id != player_id:
         raise NotOwner("Only the player who started this game can delete it")
     game.delete()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -33,6 +34,10 @@ class Move:
     @classmethod
     def from_notation(cls, text: str) -> Move:
         """Read one move; raise :class:`NotationError` naming the text when it is malformed."""
+        return _parse(text) if cls is Move else cls._read(text)
+
+    @classmethod
+    def _read(cls, text: str) -> Move:
         match = _MOVE.match(text.strip().lower())
         if match is None:
             raise NotationError(
@@ -61,3 +66,9 @@ class Move:
 
     def __repr__(self) -> str:
         return f"Move.from_notation({self.notation()!r})"
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse(text: str) -> Move:
+    """Moves are values, and a game's few hundred notations recur in every replay of it."""
+    return Move._read(text)

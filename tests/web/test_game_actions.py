@@ -155,7 +155,8 @@ def test_cached_position_always_equals_the_replay_of_the_moves(
         elif moves := board.legal_moves():
             play(owner_client, game, rng.choice(moves).notation())
         game.refresh_from_db()
-        replay = services.game_board(game)
+        replay = services.game_board(game, checked=True)  # from the rows, through the rules
+        assert services.game_board(game).layout() == replay.layout()  # the board cache
         assert game.position == replay.layout()
         assert game.ply == replay.ply == game.moves.filter(undone=False).count()
         plies = list(game.moves.filter(undone=False).values_list("ply", flat=True))

@@ -1,0 +1,182 @@
+"""The SQL of the move hot path: read a game row and its line, compare-and-swap the row,
+append move rows.
+
+Every move reads the game row and writes it back with one or more move rows; an app server
+that did not serve the game's last move also reads the game's line to replay it. Through the
+ORM these statements cost several times what the database spends on them (building and
+compiling each query), so this module writes them once per database from the models'
+metadata and runs them with Django's own value conversions: the same column types, time
+zones and JSON handling as the ORM, on SQLite and PostgreSQL alike. Everything else goes
+through the ORM.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.db import connections
+from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.models import Field
+
+from games.models import Game, Move
+
+Converter = Callable[[Any, Any, BaseDatabaseWrapper], Any]
+
+GAME_FIELDS: tuple[Field[Any, Any], ...] = tuple(Game._meta.concrete_fields)
+"""Every column of the game row, in the order ``read_game`` selects them."""
+
+SWAPPED = (
+    "elapsed",
+    "active_at",
+    "ply",
+    "position",
+    "restart_ply",
+    "status",
+    "finished_at",
+    "undos",
+    "redo",
+    "autoplay",
+    "updated_at",
+)
+"""What a write to a game changes (besides ``version``): ``hints`` and ``owner`` are written
+elsewhere, and the deal, its options and the daily never change."""
+
+MOVE_COLUMNS = ("game", "ply", "notation", "auto", "undone", "played_at")
+
+
+@dataclass(frozen=True)
+class _Statements:
+    select_game: str
+    converters: tuple[tuple[int, tuple[Converter, ...], Any], ...]
+    swap_game: str
+    insert_move_row: str
+    insert_moves: str
+    select_line: str
+
+
+_statements: dict[str, _Statements] = {}
+
+
+def _prepare(connection: BaseDatabaseWrapper) -> _Statements:
+    """The statements and converters for one database (its vendor and column types)."""
+    quote = connection.ops.quote_name
+    game_table = quote(Game._meta.db_table)
+    pk_column = quote(Game._meta.pk.column)
+    columns = ", ".join(quote(field.column) for field in GAME_FIELDS)
+    converters = []
+    for index, field in enumerate(GAME_FIELDS):
+        expression = field.get_col(Game._meta.db_table)
+        found = connection.ops.get_db_converters(expression)
+        found += expression.get_db_converters(connection)
+        if found:
+            converters.append((index, tuple(found), expression))
+    assignments = ", ".join(
+        f"{quote(Game._meta.get_field(name).column)} = %s" for name in ("version", *SWAPPED)
+    )
+    version = quote(Game._meta.get_field("version").column)
+    move_columns = ", ".join(quote(Move._meta.get_field(name).column) for name in MOVE_COLUMNS)
+    placeholders = "(" + ", ".join(["%s"] * len(MOVE_COLUMNS)) + ")"
+    return _Statements(
+        select_game=f"SELECT {columns} FROM {game_table} WHERE {pk_column} = %s",
+        converters=tuple(converters),
+        swap_game=(
+            f"UPDATE {game_table} SET {assignments} WHERE {pk_column} = %s AND {version} = %s"
+        ),
+        insert_move_row=placeholders,
+        insert_moves=f"INSERT INTO {quote(Move._meta.db_table)} ({move_columns}) VALUES ",
+        select_line=(
+            f"SELECT {quote(Move._meta.get_field('notation').column)}"
+            f" FROM {quote(Move._meta.db_table)}"
+            f" WHERE {quote(Move._meta.get_field('game').column)} = %s"
+            f" AND {quote(Move._meta.get_field('undone').column)} = %s"
+            f" ORDER BY {quote(Move._meta.get_field('ply').column)}"
+        ),
+    )
+
+
+def _for(connection: BaseDatabaseWrapper) -> _Statements:
+    key = f"{connection.alias}:{connection.vendor}"
+    statements = _statements.get(key)
+    if statements is None:
+        statements = _statements[key] = _prepare(connection)
+    return statements
+
+
+def read_game(game_id: uuid.UUID | str, *, using: str = "default") -> Game:
+    """The game row as ``Game.objects.get(pk=game_id)`` reads it (``Game.DoesNotExist`` if
+    there is none, or if ``game_id`` is not a game id)."""
+    connection = connections[using]
+    statements = _for(connection)
+    try:
+        key = Game._meta.pk.get_db_prep_value(game_id, connection)
+    except Exception as error:  # what the ORM raises for a malformed id varies by field
+        raise Game.DoesNotExist(f"No game {game_id!r}") from error
+    with connection.cursor() as cursor:
+        cursor.execute(statements.select_game, [key])
+        row = cursor.fetchone()
+    if row is None:
+        raise Game.DoesNotExist(f"No game {game_id!r}")
+    values = list(row)
+    for index, converters, expression in statements.converters:
+        for converter in converters:
+            values[index] = converter(values[index], expression, connection)
+    return Game.from_db(using, [field.attname for field in GAME_FIELDS], values)
+
+
+def read_line(game: Game, *, using: str = "default") -> list[str]:
+    """The notation of the game's current line, in play order (its moves not undone)."""
+    connection = connections[using]
+    statements = _for(connection)
+    game_key = Move._meta.get_field("game").get_db_prep_value(game.pk, connection)
+    with connection.cursor() as cursor:
+        cursor.execute(statements.select_line, [game_key, False])
+        return [notation for (notation,) in cursor.fetchall()]
+
+
+def swap_game(game: Game, *, using: str = "default") -> bool:
+    """Write ``game``'s changing fields and bump its version, if its row still has the
+    version ``game`` was read at; ``False`` (nothing written) when another writer was first.
+    On success ``game.version`` is the new version."""
+    connection = connections[using]
+    statements = _for(connection)
+    values = [game.version + 1]
+    for name in SWAPPED:
+        field = Game._meta.get_field(name)
+        values.append(field.get_db_prep_save(getattr(game, field.attname), connection))
+    values.append(Game._meta.pk.get_db_prep_value(game.pk, connection))
+    values.append(game.version)
+    with connection.cursor() as cursor:
+        cursor.execute(statements.swap_game, values)
+        changed = cursor.rowcount
+    if changed != 1:
+        return False
+    game.version += 1
+    return True
+
+
+def insert_moves(
+    game: Game,
+    first_ply: int,
+    played: Sequence[tuple[str, bool]],
+    *,
+    now: datetime,
+    using: str = "default",
+) -> None:
+    """Append move rows ``first_ply``, ``first_ply + 1``... as one statement (an
+    ``IntegrityError`` if one of those plies is taken)."""
+    if not played:
+        return
+    connection = connections[using]
+    statements = _for(connection)
+    game_key = Move._meta.get_field("game").get_db_prep_save(game.pk, connection)
+    played_at = Move._meta.get_field("played_at").get_db_prep_save(now, connection)
+    values: list[Any] = []
+    for offset, (notation, auto) in enumerate(played):
+        values += [game_key, first_ply + offset, notation, auto, False, played_at]
+    tuples = ", ".join([statements.insert_move_row] * len(played))
+    with connection.cursor() as cursor:
+        cursor.execute(statements.insert_moves + tuples, values)

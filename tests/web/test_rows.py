@@ -1,0 +1,130 @@
+"""The move hot path's hand-written SQL reads and writes exactly what the ORM would."""
+
+import datetime as dt
+import uuid
+
+import pytest
+from django.db import IntegrityError, transaction
+
+from games import rows, services
+from games.models import Daily, Game, Move, Player
+
+
+@pytest.fixture
+def full_game(player: Player, now: dt.datetime) -> Game:
+    """A game whose every column holds a value, null ones included where they can."""
+    daily = Daily.objects.create(
+        game="beleaguered-castle", date=dt.date(2026, 11, 22), deal=9, par=80, solution=""
+    )
+    game = services.game_start(
+        player=player,
+        game="beleaguered-castle",
+        deal=9,
+        options=["take-back"],
+        daily=daily,
+        now=now,
+    )
+    Game.objects.filter(pk=game.pk).update(
+        elapsed=dt.timedelta(minutes=3, seconds=7, microseconds=5),
+        hints=2,
+        undos=3,
+        redo=1,
+        restart_ply=4,
+        finished_at=now + dt.timedelta(hours=1),
+    )
+    return Game.objects.get(pk=game.pk)
+
+
+def columns(game: Game) -> dict[str, object]:
+    return {field.attname: getattr(game, field.attname) for field in Game._meta.concrete_fields}
+
+
+def test_read_game_reads_every_column_as_the_orm_does(full_game: Game) -> None:
+    read = rows.read_game(full_game.pk)
+
+    assert columns(read) == columns(Game.objects.get(pk=full_game.pk))
+    assert read.options == ["take-back"] and read.daily_id is not None
+    assert not read._state.adding and read._state.db == "default"
+
+
+def test_read_game_takes_the_id_as_text_too(full_game: Game) -> None:
+    assert rows.read_game(str(full_game.pk)).pk == full_game.pk
+
+
+@pytest.mark.parametrize("game_id", [uuid.uuid4(), "not-a-game-id", ""])
+def test_read_game_of_no_game_raises_does_not_exist(db: None, game_id: object) -> None:
+    with pytest.raises(Game.DoesNotExist):
+        rows.read_game(game_id)  # type: ignore[arg-type]
+
+
+def test_swap_game_writes_the_changes_and_bumps_the_version(
+    full_game: Game, now: dt.datetime
+) -> None:
+    game = rows.read_game(full_game.pk)
+    version = game.version
+    game.ply, game.position, game.status = 7, "somewhere", Game.Status.WON
+    game.elapsed, game.active_at, game.restart_ply = dt.timedelta(seconds=90), now, None
+
+    assert rows.swap_game(game)
+
+    stored = Game.objects.get(pk=game.pk)
+    assert game.version == stored.version == version + 1
+    assert (stored.ply, stored.position, stored.status) == (7, "somewhere", "won")
+    assert (stored.elapsed, stored.active_at, stored.restart_ply) == (
+        dt.timedelta(seconds=90),
+        now,
+        None,
+    )
+    assert stored.hints == 2  # not a column the hot path writes
+
+
+def test_swap_game_at_a_stale_version_writes_nothing(full_game: Game) -> None:
+    first, second = rows.read_game(full_game.pk), rows.read_game(full_game.pk)
+    first.ply = 1
+    assert rows.swap_game(first)
+
+    second.ply = 2
+    assert not rows.swap_game(second)
+
+    stored = Game.objects.get(pk=full_game.pk)
+    assert (stored.ply, stored.version) == (1, first.version)
+    assert second.version == first.version - 1
+
+
+def test_insert_moves_appends_rows_and_read_line_returns_the_current_line(
+    game: Game, now: dt.datetime
+) -> None:
+    with transaction.atomic():
+        rows.insert_moves(game, 1, [("t3-t6", False), ("t7-f3", True)], now=now)
+    Move.objects.create(game=game, ply=3, notation="t1-t2", undone=True)
+
+    stored = list(game.moves.values_list("ply", "notation", "auto", "undone"))
+    assert stored == [
+        (1, "t3-t6", False, False),
+        (2, "t7-f3", True, False),
+        (3, "t1-t2", False, True),
+    ]
+    assert list(game.moves.filter(ply__lte=2).values_list("played_at", flat=True)) == [now, now]
+    assert rows.read_line(game) == ["t3-t6", "t7-f3"]
+
+
+def test_insert_moves_refuses_a_taken_ply(game: Game, now: dt.datetime) -> None:
+    rows.insert_moves(game, 1, [("t3-t6", False)], now=now)
+
+    with pytest.raises(IntegrityError), transaction.atomic():
+        rows.insert_moves(game, 1, [("t7-f3", False)], now=now)
+
+    assert rows.read_line(game) == ["t3-t6"]
+
+
+def test_a_server_that_did_not_serve_the_last_move_replays_the_same_board(
+    owner_client, game: Game, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    owner_client.post(f"/games/{game.pk}/moves", {"move": "t3-t6", "ply": "0"})
+    game.refresh_from_db()
+    monkeypatch.setattr(services, "_boards", type(services._boards)())  # a cold cache
+
+    board = services.game_board(game)
+
+    assert board.layout() == game.position == services.game_board(game, checked=True).layout()
+    assert board.ply == 1 and board.undo().notation() == "t3-t6"
