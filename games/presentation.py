@@ -237,6 +237,33 @@ def pile_html(pile: PileView, side: str) -> str:
     return "".join(parts)
 
 
+def piles_html(view: BoardView) -> str:
+    """Every pile, laid out as the game is traditionally shown: rows of left wing,
+    foundation and right wing, or Archway's arch of reserves around its central piles and
+    foundations. Built in Python with ``pile_html``, for the same reason."""
+    if view.layout == "wings":
+        rows = "".join(
+            f'<div class="row">{_place(row.left, "left")}{_place(row.middle, "found")}'
+            f"{_place(row.right, 'right')}</div>"
+            for row in view.rows
+        )
+        return f'<div class="wings">{rows}</div>'
+    reserves = "".join(pile_html(pile, "reserve") for pile in view.reserves)
+    central = "".join(pile_html(pile, "down") for pile in view.central)
+    foundations = "".join(pile_html(pile, "found") for pile in view.foundations)
+    return (
+        f'<div class="arch"><div class="reserves">{reserves}</div>'
+        f'<div class="central">{central}</div><div class="foundations">{foundations}</div></div>'
+    )
+
+
+def _place(pile: PileView | None, side: str) -> str:
+    """A pile of a wing row, or the gap where a shorter wing or the foundations end."""
+    if pile is not None:
+        return pile_html(pile, side)
+    return f'<div class="pile {side}{" none" if side == "found" else ""}"></div>'
+
+
 def thumbnail(game: object) -> BoardView:
     """A saved game's current position, for the small pictures of "My games"."""
     return board_view(Board.from_layout(game.position), interactive=False)  # type: ignore[attr-defined]

@@ -3,7 +3,7 @@ from datetime import timedelta
 from django import template
 from django.utils.safestring import SafeString, mark_safe
 
-from games.presentation import PileView, pile_html
+from games.presentation import BoardView, piles_html
 
 register = template.Library()
 
@@ -24,9 +24,9 @@ def duration_iso(value: timedelta) -> str:
 
 
 @register.simple_tag
-def pile(view: PileView, side: str) -> SafeString:
-    """``{% pile view "left" %}``: one pile's cards as buttons (see ``pile_html``)."""
-    return mark_safe(pile_html(view, side))  # built from engine values and escaped values
+def piles(view: BoardView) -> SafeString:
+    """``{% piles view %}``: every pile of the board as buttons (see ``piles_html``)."""
+    return mark_safe(piles_html(view))  # built from engine values and escaped values
 
 
 @register.simple_tag

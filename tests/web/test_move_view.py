@@ -160,3 +160,24 @@ def test_autoplay_sends_safe_cards_up_and_records_them(
 
     game.refresh_from_db()
     assert game.ply == game_board(game).ply == len(stored_moves(game))
+
+
+def test_htmx_moves_carry_the_pages_csrf_header_and_partials_skip_the_token(
+    player: Player, game: Game, client_for, stored_moves
+) -> None:
+    """htmx sends the X-CSRFToken header that base.html sets on <body>, so the partials it
+    swaps in need no hidden token (and skip the cost of masking one); plain forms keep it."""
+    client = client_for(player, enforce_csrf_checks=True)
+    page = client.get(game.get_absolute_url()).content.decode()
+    header = re.search(r'hx-headers=\'\{"X-CSRFToken": "([^"]+)"\}\'', page)
+    assert header and 'name="csrfmiddlewaretoken"' in page
+
+    response = client.post(
+        move_url(game), {"move": "t3-t6", "ply": "0"}, headers={**HX, "X-CSRFToken": header[1]}
+    )
+
+    assert response.status_code == 200
+    assert "csrfmiddlewaretoken" not in response.content.decode()
+    assert stored_moves(game) == [(1, "t3-t6", False, False)]
+    selecting = client.get(game.get_absolute_url(), {"select": "t7"}, headers=HX)
+    assert "csrfmiddlewaretoken" not in selecting.content.decode()
