@@ -334,6 +334,20 @@ def _context(
         "stuck": owner and not board.is_won() and board.is_cycle_stuck(),
         "can_undo": owner and (game.ply > 0 or bool(game.restart_ply)),
         "can_redo": owner and game.redo > 0,
+        "clock": _clock(game) if owner and not game.is_finished else None,
+    }
+
+
+def _clock(game: Game) -> dict[str, int] | None:
+    """What the page's clock (static/js/clock.js) needs to tick between moves as the server
+    counts play time: the time stored, and the gap since the last action with its cap."""
+    if game.active_at is None:
+        return None
+    since = (timezone.now() - game.active_at).total_seconds()
+    return {
+        "elapsed": int(game.elapsed.total_seconds()),
+        "since": max(int(since), 0),
+        "cap": int(services.IDLE_CAP.total_seconds()),
     }
 
 

@@ -1,12 +1,16 @@
 """What a person does on the board, in Debian's Chromium: click, keyboard, JavaScript off."""
 
+import datetime as dt
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from django.utils import timezone
 from playwright.sync_api import Browser, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
+from games.models import Game
 from games.rules.record import split_record
 
 pytestmark = pytest.mark.browser
@@ -187,3 +191,30 @@ def test_boards_fit_the_screen_without_overlapping_piles(
             .map(c => parseFloat(getComputedStyle(c).fontSize)))"""
     )
     assert smallest >= 10, f"card text shrinks to {smallest}px"
+
+
+def test_the_clock_ticks_between_moves_as_the_server_counts(
+    page: Page, live_server: LiveServer
+) -> None:
+    start(page, live_server, "/play/beleaguered-castle/1/?autoplay=0")
+    clock = page.locator("#counter time")
+
+    expect(clock).to_have_text(re.compile(r"0:0[1-9]"), timeout=5_000)  # no move made
+
+    click_move(page, "t3-t6")
+    expect(moves_counter(page)).to_have_text("1")
+    game = Game.objects.get()
+    shown = int(clock.inner_text().split(":")[1])
+    assert shown >= int(game.elapsed.total_seconds())  # the server's figure, still ticking
+
+
+def test_the_clock_stops_at_the_idle_cap(page: Page, live_server: LiveServer) -> None:
+    start(page, live_server, "/play/beleaguered-castle/1/?autoplay=0")
+    Game.objects.update(active_at=timezone.now() - dt.timedelta(hours=3))
+
+    page.reload()
+
+    clock = page.locator("#counter time")
+    expect(clock).to_have_text("2:00")  # a tab left open counts two minutes, not three hours
+    page.wait_for_timeout(1_500)
+    expect(clock).to_have_text("2:00")

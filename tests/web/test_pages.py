@@ -1,8 +1,10 @@
+import datetime as dt
 import re
 
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from games.models import Game
 from games.rules import GAMES, MAX_DEAL
@@ -151,3 +153,22 @@ def test_robots_keep_crawlers_from_starting_games(client: Client) -> None:
     body = client.get("/robots.txt").text
 
     assert "Disallow: /play/" in body
+
+
+def test_the_owners_clock_carries_what_it_needs_to_tick(
+    owner_client: Client, other_client: Client, game: Game
+) -> None:
+    Game.objects.filter(pk=game.pk).update(
+        elapsed=dt.timedelta(seconds=95), active_at=timezone.now() - dt.timedelta(seconds=30)
+    )
+
+    page = owner_client.get(game.get_absolute_url()).content.decode()
+    clock = re.search(
+        r'<time datetime="PT95S" data-elapsed="95" data-since="(\d+)" data-cap="120">1:35</time>',
+        page,
+    )
+    assert clock and 30 <= int(clock[1]) <= 40
+    watched = other_client.get(game.get_absolute_url()).content.decode()
+    assert '<time datetime="PT95S">1:35</time>' in watched  # only the player's clock ticks
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.WON)
+    assert "data-elapsed" not in owner_client.get(game.get_absolute_url()).content.decode()
