@@ -67,8 +67,9 @@ def choose_deal(game: str, date: dt.date) -> tuple[int, list[str]]:
     """The day's deal and a winning line for it (the proof)."""
     rules = get_game(game)
     if pooled := pool(rules.slug):
-        digest = hashlib.sha256(f"castle daily {rules.slug} {date.isoformat()}".encode())
-        deal, line = pooled[int.from_bytes(digest.digest()[:8], "big") % len(pooled)]
+        # Consecutive days take consecutive entries: a deal comes back only once the whole
+        # pool has been played.
+        deal, line = pooled[date.toordinal() % len(pooled)]
         board = Board(rules, deal)
         for move in line:
             board.play(move)  # the stored proof is replayed, not trusted

@@ -84,6 +84,16 @@ def test_pooled_games_draw_a_proved_deal_from_their_pool(db: None) -> None:
     assert board.is_won()
 
 
+def test_a_pooled_deal_comes_back_only_after_the_whole_pool(db: None) -> None:
+    pooled = dailies.pool("archway")
+    days = [DAY + dt.timedelta(days=n) for n in range(len(pooled) + 1)]
+
+    deals = [dailies.choose_deal("archway", day)[0] for day in days]
+
+    assert sorted(deals[:-1]) == sorted(deal for deal, _ in pooled)
+    assert deals[-1] == deals[0]
+
+
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_first_requests_store_one_daily() -> None:
     if connection.vendor == "sqlite" and connection.is_in_memory_db():
