@@ -389,7 +389,7 @@ def game_import(*, player: Player, record: GameRecord, now: datetime) -> Game:
 
 def game_delete(*, game_id: uuid.UUID, player_id: PlayerId) -> None:
     """Delete a game and its moves; only its owner may."""
-    game = rows.read_game(game_id)
+    game = Game.objects.get(pk=game_id)
     if player_id is None or game.owner_id != player_id:
         raise NotOwner("Only the player who started this game can delete it")
     game.delete()
