@@ -28,6 +28,11 @@ def moves_counter(page: Page):  # type: ignore[no-untyped-def]
     return page.get_by_test_id("moves")
 
 
+def top_card(page: Page, pile: str):  # type: ignore[no-untyped-def]
+    """The button of the card on top of ``pile``."""
+    return page.locator(f'#board [data-pile="{pile}"] button').last
+
+
 def click_move(page: Page, notation: str) -> None:
     """Select the moving card, then click where it goes (``t3-f`` clicks the card twice)."""
     source = notation.split("-")[0]
@@ -43,9 +48,7 @@ def test_select_and_move_with_the_mouse(page: Page, live_server: LiveServer) -> 
     page.locator('#board button[value="t3-t6"]').click()
 
     expect(moves_counter(page)).to_have_text("1")
-    expect(page.locator('#board [data-pile="t6"] button').last).to_have_accessible_name(
-        "Eight of clubs, top of pile 6"
-    )
+    expect(top_card(page, "t6")).to_have_accessible_name("Eight of clubs, top of pile 6")
 
 
 def test_an_illegal_click_is_explained_and_changes_nothing(
@@ -53,14 +56,11 @@ def test_an_illegal_click_is_explained_and_changes_nothing(
 ) -> None:
     start(page, live_server, "/play/beleaguered-castle/1/?autoplay=0")
 
-    page.locator('#board button[name="select"][value="t6"]').click()
-    page.locator('#board button[name="move"][value="t6-t2"]').click()
+    click_move(page, "t6-t2")
 
     expect(page.locator("#status")).to_contain_text("A 9 can only go on a 10, not on 3D")
     expect(moves_counter(page)).to_have_text("0")
-    expect(page.locator('#board [data-pile="t6"] button').last).to_have_accessible_name(
-        "Nine of clubs, top of pile 6"
-    )
+    expect(top_card(page, "t6")).to_have_accessible_name("Nine of clubs, top of pile 6")
 
 
 def test_clicking_the_selected_card_again_sends_it_to_its_foundation(
@@ -71,9 +71,7 @@ def test_clicking_the_selected_card_again_sends_it_to_its_foundation(
     click_move(page, "t7-f")
 
     expect(moves_counter(page)).to_have_text("1")
-    expect(page.locator('#board [data-pile="f3"] button')).to_have_accessible_name(
-        "Two of hearts, top of foundation 3"
-    )
+    expect(top_card(page, "f3")).to_have_accessible_name("Two of hearts, top of foundation 3")
 
 
 def test_undo_and_redo(page: Page, live_server: LiveServer) -> None:
@@ -83,9 +81,7 @@ def test_undo_and_redo(page: Page, live_server: LiveServer) -> None:
 
     page.get_by_role("button", name="Undo").click()
     expect(moves_counter(page)).to_have_text("0")
-    expect(page.locator('#board [data-pile="t3"] button').last).to_have_accessible_name(
-        "Eight of clubs, top of pile 3"
-    )
+    expect(top_card(page, "t3")).to_have_accessible_name("Eight of clubs, top of pile 3")
 
     page.get_by_role("button", name="Redo").click()
     expect(moves_counter(page)).to_have_text("1")
@@ -132,8 +128,7 @@ def test_the_same_moves_work_with_javascript_off(no_js_page: Page, live_server: 
     click_move(page, "t3-t6")
     expect(moves_counter(page)).to_have_text("1")
 
-    page.locator('#board button[name="select"][value="t6"]').click()
-    page.locator('#board button[name="move"][value="t6-t2"]').click()
+    click_move(page, "t6-t2")
     expect(page.locator("#status")).to_contain_text("An 8 can only go on a 9")
     expect(moves_counter(page)).to_have_text("1")
 
