@@ -105,13 +105,29 @@ def game_board(game: Game, *, checked: bool = False) -> Board:
             cached = _boards.get((game.pk, game.version))
         if cached is not None:
             return cached.copy()
+    board = line_board(game, game_line(game), checked=checked)
+    # The row and its moves are two reads: a move committed in between gives a newer line
+    # than ``game.version`` names. Such a board is returned (a write on it fails its compare
+    # and swap) but never cached under the older version.
+    if board.layout() == game.position:
+        _remember(game, board)
+    return board
+
+
+def game_line(game: Game) -> list[str]:
+    """The notation of the game's current line, in play order."""
+    return rows.read_line(game)
+
+
+def line_board(game: Game, line: Iterable[str], *, checked: bool = False) -> Board:
+    """The board after ``line`` from the game's deal; ``checked`` plays every move through
+    the rules, otherwise the moves are trusted (they were checked when played)."""
     board = game.fresh_board() if checked else _deal(game.game, game.deal, tuple(game.options))
-    for notation in rows.read_line(game):
+    for notation in line:
         if checked:
             board.play(notation)
         else:
             board.push(board.parse_move(notation))
-    _remember(game, board)
     return board
 
 
@@ -355,7 +371,7 @@ def game_analyse(game: Game) -> int | None:
     key = f"analyse:{game.pk}:{game.version}"
     if (cached := cache.get(key)) is not None:
         return None if cached < 0 else int(cached)
-    line = list(game.moves.filter(undone=False).values_list("notation", flat=True))
+    line = game_line(game)
     ply = solver.first_losing_ply(
         game.game, game.deal, line, seconds=ANALYSE_SECONDS, options=game.options
     )

@@ -141,14 +141,12 @@ def autoplay(request: HttpRequest, game_id: str) -> HttpResponse:
 def replay(request: HttpRequest, game_id: str) -> HttpResponse:
     """Step through a game's current line, read-only, for anyone with the link."""
     game = get_object_or_404(Game, pk=game_id)
-    line = list(game.moves.filter(undone=False).values_list("notation", flat=True))
+    line = services.game_line(game)
     form = ReplayForm(request.GET, total=len(line))
     if not form.is_valid():
         return _bad_request(request, form.error_text())
     ply = form.cleaned_data["ply"]
-    board = game.fresh_board()
-    for notation in line[:ply]:
-        board.push(board.parse_move(notation))
+    board = services.line_board(game, line[:ply])
     context = {
         "game": game,
         "rules": game.rules,

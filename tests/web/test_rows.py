@@ -128,3 +128,19 @@ def test_a_server_that_did_not_serve_the_last_move_replays_the_same_board(
 
     assert board.layout() == game.position == services.game_board(game, checked=True).layout()
     assert board.ply == 1 and board.undo().notation() == "t3-t6"
+
+
+def test_a_board_read_across_another_tabs_move_is_not_cached_as_the_older_version(
+    owner_client, game: Game, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    stale = Game.objects.get(pk=game.pk)
+    owner_client.post(f"/games/{game.pk}/moves", {"move": "t3-t6", "ply": "0"})  # lands now
+    monkeypatch.setattr(services, "_boards", type(services._boards)())  # another app server
+
+    board = services.game_board(stale)
+
+    assert board.ply == 1  # the line as it is now, newer than the row that was read
+    assert (stale.pk, stale.version) not in services._boards
+    game.refresh_from_db()
+    assert services.game_board(game).layout() == game.position
+    assert (game.pk, game.version) in services._boards
