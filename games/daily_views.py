@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections import Counter, defaultdict
+from collections import defaultdict
 
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
@@ -14,7 +14,9 @@ from django.views.decorators.http import require_GET
 from games import daily as dailies
 from games.models import Daily
 from games.players import current_player, known_player
-from games.rules import GAMES, RulesError, get_game
+from games.presentation import histogram
+from games.rules import GAMES
+from games.views import rules_or_404
 
 ROWS_PER_PAGE = 50
 
@@ -79,7 +81,7 @@ def archive(request: HttpRequest) -> HttpResponse:
 @require_GET
 def play(request: HttpRequest, date: dt.date, slug: str) -> HttpResponse:
     """Start (or resume) the daily: an ordinary saved game linked to its daily."""
-    rules = _rules(slug)
+    rules = rules_or_404(slug)
     if date > dailies.utc_today(timezone.now()):
         raise Http404("That day's challenge is not out yet")
     try:
@@ -93,7 +95,7 @@ def play(request: HttpRequest, date: dt.date, slug: str) -> HttpResponse:
 @require_GET
 def board(request: HttpRequest, date: dt.date, slug: str) -> HttpResponse:
     """A daily's leaderboard: ranked wins, the player's own row, the spread of move counts."""
-    daily = get_object_or_404(Daily, game=_rules(slug).slug, date=date)
+    daily = get_object_or_404(Daily, game=rules_or_404(slug).slug, date=date)
     rows = dailies.ranking(daily)
     page = Paginator(rows, ROWS_PER_PAGE).get_page(request.GET.get("page"))
     player = known_player(request)
@@ -105,7 +107,7 @@ def board(request: HttpRequest, date: dt.date, slug: str) -> HttpResponse:
         "mine": mine,
         "mine_on_page": mine is not None and mine in page.object_list,
         "player": player,
-        "histogram": _histogram([row.entry.moves for row in rows], daily.par),
+        "histogram": histogram([row.entry.moves for row in rows], daily.par),
     }
     return render(request, "games/daily_board.html", context)
 
@@ -113,7 +115,7 @@ def board(request: HttpRequest, date: dt.date, slug: str) -> HttpResponse:
 @require_GET
 def game_board(request: HttpRequest, slug: str) -> HttpResponse:
     """Per game over all dailies: most daily wins, best streak, best average over par."""
-    rules = _rules(slug)
+    rules = rules_or_404(slug)
     sections = dailies.champions(rules.slug)
     player = known_player(request)
     return render(
@@ -121,38 +123,3 @@ def game_board(request: HttpRequest, slug: str) -> HttpResponse:
         "games/game_board.html",
         {"rules": rules, "sections": sections, "player": player},
     )
-
-
-def _rules(slug: str):  # type: ignore[no-untyped-def]
-    try:
-        return get_game(slug)
-    except RulesError as error:
-        raise Http404(str(error)) from error
-
-
-def _histogram(moves: list[int], par: int) -> dict[str, object] | None:
-    """Bars of an SVG histogram of winning move counts (server-rendered, no JS)."""
-    if not moves:
-        return None
-    counts = Counter(moves)
-    low, high = min(*moves, par), max(*moves, par)
-    width, height, step = 320, 80, 320 / (high - low + 1)
-    tallest = max(counts.values())
-    bars = [
-        {
-            "x": round((value - low) * step, 1),
-            "w": round(max(step - 1, 1), 1),
-            "h": round(count / tallest * (height - 12), 1),
-            "y": round(height - count / tallest * (height - 12), 1),
-            "label": f"{count} won in {value} moves",
-        }
-        for value, count in sorted(counts.items())
-    ]
-    return {
-        "width": width,
-        "height": height,
-        "bars": bars,
-        "par_x": round((par - low + 0.5) * step, 1),
-        "low": low,
-        "high": high,
-    }

@@ -5,6 +5,7 @@ the hot path of every move response."""
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import cache
 from html import escape
@@ -301,3 +302,31 @@ def analysis_message(game: object, ply: int | None) -> str:
         return "This deal could not be won from the start."
     notation = game.moves.get(ply=ply, undone=False).notation  # type: ignore[attr-defined]
     return f"The game could still be won until move {ply} ({notation})."
+
+
+def histogram(moves: list[int], par: int) -> dict[str, object] | None:
+    """Bars of an SVG histogram of winning move counts (server-rendered, no JS)."""
+    if not moves:
+        return None
+    counts = Counter(moves)
+    low, high = min(*moves, par), max(*moves, par)
+    width, height, step = 320, 80, 320 / (high - low + 1)
+    tallest = max(counts.values())
+    bars = [
+        {
+            "x": round((value - low) * step, 1),
+            "w": round(max(step - 1, 1), 1),
+            "h": round(count / tallest * (height - 12), 1),
+            "y": round(height - count / tallest * (height - 12), 1),
+            "label": f"{count} won in {value} moves",
+        }
+        for value, count in sorted(counts.items())
+    ]
+    return {
+        "width": width,
+        "height": height,
+        "bars": bars,
+        "par_x": round((par - low + 0.5) * step, 1),
+        "low": low,
+        "high": high,
+    }

@@ -28,7 +28,15 @@ from games.presentation import (
     layout_preview,
     parse_selection,
 )
-from games.rules import GAMES, GameRecord, Move, ReplayError, RulesError, get_game
+from games.rules import (
+    GAMES,
+    GameRecord,
+    GameRules,
+    Move,
+    ReplayError,
+    RulesError,
+    get_game,
+)
 
 GAME_PAGE = "games/game.html"
 
@@ -58,14 +66,14 @@ def robots(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def rules_page(request: HttpRequest, slug: str) -> HttpResponse:
-    rules = _rules_or_404(slug)
+    rules = rules_or_404(slug)
     return render(request, f"games/rules/{rules.slug}.html", {"rules": rules})
 
 
 @require_GET
 def play(request: HttpRequest, slug: str, deal: int | None = None) -> HttpResponse:
     """Start a game (a random deal, or the one in the URL) and go to its page."""
-    rules = _rules_or_404(slug)
+    rules = rules_or_404(slug)
     form = PlayForm(request.GET)
     if not form.is_valid() or (deal is not None and not PlayForm.deal_in_range(deal)):
         return _bad_request(
@@ -353,7 +361,8 @@ def _owns(request: HttpRequest, game: Game) -> bool:
     return session_player_id(request) == game.owner_id
 
 
-def _rules_or_404(slug: str):  # type: ignore[no-untyped-def]
+def rules_or_404(slug: str) -> GameRules:
+    """The game a URL names (aliases too), or 404."""
     try:
         return get_game(slug)
     except RulesError as error:
