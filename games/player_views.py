@@ -13,7 +13,12 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
 from games.models import Game
-from games.players import current_player, known_player, player_set_name
+from games.players import (
+    current_player,
+    known_player,
+    player_set_name,
+    player_set_preferences,
+)
 from games.presentation import thumbnail
 from games.stats import player_stats
 
@@ -58,9 +63,7 @@ def profile(request: HttpRequest) -> HttpResponse:
     elif request.method == "POST":
         prefs_form = PreferencesForm(request.POST)
         if prefs_form.is_valid():
-            player.four_colour = prefs_form.cleaned_data["four_colour"]
-            player.autoplay = prefs_form.cleaned_data["autoplay"]
-            player.save(update_fields=["four_colour", "autoplay"])
+            player_set_preferences(player=player, **prefs_form.cleaned_data)
             request.session["four_colour"] = player.four_colour
             return redirect("games:profile")
     context = {"player": player, "name_form": name_form, "prefs_form": prefs_form}

@@ -66,6 +66,13 @@ def player_set_name(*, player: Player, name: str) -> Player:
     return player
 
 
+def player_set_preferences(*, player: Player, four_colour: bool, autoplay: bool) -> Player:
+    """The deck's colours and whether new games start with auto-play on."""
+    player.four_colour, player.autoplay = four_colour, autoplay
+    player.save(update_fields=["four_colour", "autoplay"])
+    return player
+
+
 @transaction.atomic
 def player_adopt(*, anonymous_id: uuid.UUID | None, user: object) -> Player:
     """The account's player after a log-in, holding the anonymous player's games too.
