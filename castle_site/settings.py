@@ -70,6 +70,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django_htmx",
+    "django_tasks_db",
     "games",
 ]
 
@@ -124,6 +125,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Slow work (the solver) never runs in a request: views enqueue tasks, which `manage.py
+# worker` runs (`make run` and `make serve` start one). The queue is a table in the same
+# database, so it works on SQLite for one machine and on PostgreSQL for several servers.
+TASKS = {"default": {"BACKEND": "django_tasks_db.backend.DatabaseBackend"}}
+# How often the worker runs its schedule (games.schedule: what must be ready ahead of time).
+SCHEDULE_SECONDS = int(os.environ.get("SCHEDULE_SECONDS", "60"))
 
 
 def cache_from_url(url: str) -> dict[str, object]:

@@ -207,7 +207,8 @@ def serve(
             subprocess.run([python, "manage.py", *command], cwd=ROOT, env=env, check=True)
     gunicorn = str(Path(python).with_name("gunicorn"))
     command = [gunicorn, "castle_site.wsgi", "--workers", str(workers)]
-    command += ["--bind", f"127.0.0.1:{port}"]
+    # Without a control socket: several masters on one host would share ~/.gunicorn's.
+    command += ["--bind", f"127.0.0.1:{port}", "--no-control-socket"]
     if log is None:
         server = subprocess.Popen(
             command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
