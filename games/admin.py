@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from games.models import Game, Move, Player
+from games.models import DealVerdict, Game, Move, Player
 
 
 class MoveInline(admin.TabularInline):
@@ -30,3 +30,11 @@ class MoveAdmin(admin.ModelAdmin):
 class PlayerAdmin(admin.ModelAdmin):
     list_display = ("id", "display_name", "user", "autoplay", "created_at")
     search_fields = ("display_name",)
+
+
+@admin.register(DealVerdict)
+class DealVerdictAdmin(admin.ModelAdmin):
+    list_display = ("game", "deal", "verdict", "difficulty", "moves", "nodes", "pooled", "dealt")
+    list_filter = ("game", "verdict", "difficulty", "pooled")
+    search_fields = ("deal",)
+    readonly_fields = ("solution", "requested_at", "solved_at")

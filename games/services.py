@@ -10,7 +10,6 @@ clock.
 from __future__ import annotations
 
 import functools
-import secrets
 import threading
 import uuid
 from collections import OrderedDict
@@ -25,7 +24,8 @@ from django.db.models import F
 from games import rows
 from games.daily import record_win
 from games.models import Daily, Game, Move, Player
-from games.rules import MAX_DEAL, Board, GameRecord, IllegalMove, get_game, solver
+from games.pools import random_playable_deal
+from games.rules import Board, GameRecord, IllegalMove, get_game, solver
 from games.rules.solver import Hint
 
 IDLE_CAP = timedelta(minutes=2)
@@ -71,9 +71,11 @@ def game_start(
     daily: Daily | None = None,
     now: datetime,
 ) -> Game:
-    """Create a game of ``deal`` (a random one when ``None``) and play its safe opening."""
+    """Create a game of ``deal`` and play its safe opening. Without a ``deal``, a random one
+    that leaves a legal move after that opening (``games.pools`` deals proved ones)."""
     rules = get_game(game)
-    number = deal if deal is not None else secrets.randbelow(MAX_DEAL) + 1
+    options = tuple(options)
+    number = deal if deal is not None else random_playable_deal(rules, options)
     board = Board(rules, number, options=options)
     autoplay = player.autoplay if autoplay is None else autoplay
     with transaction.atomic():

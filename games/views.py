@@ -10,16 +10,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import reswap, retarget
 
-from games import services
+from games import pool_views, pools, services
 from games.daily import is_late
-from games.forms import ActionForm, ImportForm, MoveForm, PlayForm, ReplayForm
-from games.models import Game
+from games.forms import ActionForm, DealsForm, ImportForm, MoveForm, PlayForm, ReplayForm
+from games.models import DealChoice, Game
 from games.players import current_player, known_player, session_player_id
 from games.presentation import (
     analysis_message,
@@ -46,7 +47,9 @@ def home(request: HttpRequest) -> HttpResponse:
     previews = [(rules, layout_preview(slug)) for slug, rules in GAMES.items()]
     player = known_player(request)
     resume = player.games.filter(status=Game.Status.PLAYING).first() if player else None
-    return render(request, "games/home.html", {"previews": previews, "resume": resume})
+    deals = DealsForm(initial={"deals": player.new_deals if player else DealChoice.WINNABLE})
+    context = {"previews": previews, "resume": resume, "deals_form": deals}
+    return render(request, "games/home.html", context)
 
 
 @require_GET
@@ -67,12 +70,14 @@ def robots(request: HttpRequest) -> HttpResponse:
 @require_GET
 def rules_page(request: HttpRequest, slug: str) -> HttpResponse:
     rules = rules_or_404(slug)
-    return render(request, f"games/rules/{rules.slug}.html", {"rules": rules})
+    context = {"rules": rules, "difficulty": pools.difficulty_rule(rules)}
+    return render(request, f"games/rules/{rules.slug}.html", context)
 
 
 @require_GET
 def play(request: HttpRequest, slug: str, deal: int | None = None) -> HttpResponse:
-    """Start a game (a random deal, or the one in the URL) and go to its page."""
+    """Start a game (a proved winnable deal by default, or the one in the URL) and go to its
+    page."""
     rules = rules_or_404(slug)
     form = PlayForm(request.GET)
     if not form.is_valid() or (deal is not None and not PlayForm.deal_in_range(deal)):
@@ -80,16 +85,20 @@ def play(request: HttpRequest, slug: str, deal: int | None = None) -> HttpRespon
             request, form.error_text() or f"Deal numbers run from 1 to {form.max_deal}."
         )
     try:
-        game = services.game_start(
+        game, note = pools.game_new(
             player=current_player(request),
             game=rules.slug,
             deal=deal,
+            choice=form.cleaned_data["deals"] or None,
+            remember=form.cleaned_data["remember"],
             autoplay=form.cleaned_data["autoplay"],
             options=form.cleaned_data["options"],
             now=timezone.now(),
         )
     except RulesError as error:
         return _bad_request(request, str(error))
+    if note:
+        messages.info(request, note)
     return redirect(game)
 
 
@@ -99,6 +108,7 @@ def game_page(request: HttpRequest, game_id: str) -> HttpResponse:
     board = services.game_board(game)
     selected = parse_selection(board, request.GET.get("select")) if _owns(request, game) else None
     context = _context(request, game, board, selected)
+    context.update(pool_views.badge(game))
     template = GAME_PAGE + ("#board" if request.htmx else "")
     return render(request, template, context)
 
