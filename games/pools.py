@@ -204,19 +204,21 @@ def game_new(
     from games.services import game_start
 
     rules = get_game(game)
-    if remember and choice and choice != player.new_deals:
-        player.new_deals = choice
-        Player.objects.filter(pk=player.pk).update(new_deals=choice)
-    note = ""
-    if deal is None:
-        picked = pool_pick(game=rules.slug, player=player, choice=choice or player.new_deals)
-        deal, note = picked.deal, picked.note
-        if picked.deal is not None:
+    choice = choice or player.new_deals
+    with transaction.atomic():  # a refused start (a bad option) changes nothing
+        note = ""
+        if deal is None:
+            picked = pool_pick(game=rules.slug, player=player, choice=choice)
+            deal, note = picked.deal, picked.note
+        started = game_start(
+            player=player, game=rules.slug, deal=deal, autoplay=autoplay, options=options, now=now
+        )
+        if remember and choice != player.new_deals:
+            player.new_deals = choice
+            Player.objects.filter(pk=player.pk).update(new_deals=choice)
+        verdict_request(game=rules.slug, deal=started.deal, now=now)
+        if choice != DealChoice.ANY:
             top_up_game(rules.slug, now=now)
-    started = game_start(
-        player=player, game=rules.slug, deal=deal, autoplay=autoplay, options=options, now=now
-    )
-    verdict_request(game=rules.slug, deal=started.deal, now=now)
     return started, note
 
 

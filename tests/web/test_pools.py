@@ -421,3 +421,17 @@ def test_a_deals_difficulty_is_read_from_its_stored_verdict(
     assert pools.deal_difficulty("citadel", 2) is None
     entry = pool("citadel", 2)
     assert pools.deal_difficulty("citadel", 2) == entry.difficulty == "easy"
+
+
+def test_a_refused_start_neither_deals_from_the_pool_nor_saves_the_choice(
+    pool: Callable[..., DealVerdict], owner_client: Client, player: Player
+) -> None:
+    entry = pool("citadel", 2)
+
+    response = owner_client.get("/play/citadel/?deals=easy&remember=1&option=take-back")
+
+    assert response.status_code == 400  # Citadel has no take-back option
+    entry.refresh_from_db()
+    player.refresh_from_db()
+    assert entry.dealt == 0 and player.new_deals == DealChoice.WINNABLE
+    assert Game.objects.count() == 0
