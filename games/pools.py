@@ -267,6 +267,18 @@ def solved_fields(rules: GameRules, result: SolveResult, now: datetime) -> dict[
     }
 
 
+def verdict_record(*, game: str, deal: int, result: SolveResult, now: datetime) -> DealVerdict:
+    """Store what a solve of ``deal`` (from its deal, no options) found, for a caller that
+    solved it anyway (the daily's preparation): its badge and ``deal_difficulty`` then read
+    it. A pooled deal stays pooled."""
+    rules = get_game(game)
+    fields = solved_fields(rules, result, now)
+    row, _ = DealVerdict.objects.update_or_create(
+        game=rules.slug, deal=deal, defaults=fields, create_defaults={**fields, "requested_at": now}
+    )
+    return row
+
+
 @task(priority=10)
 def decide_deal(game: str, deal: int) -> str:
     """A typed deal's verdict, within ``VERDICT_NODES`` positions."""

@@ -435,3 +435,14 @@ def test_a_refused_start_neither_deals_from_the_pool_nor_saves_the_choice(
     player.refresh_from_db()
     assert entry.dealt == 0 and player.new_deals == DealChoice.WINNABLE
     assert Game.objects.count() == 0
+
+
+def test_a_solve_made_elsewhere_is_recorded_with_its_difficulty(now: datetime) -> None:
+    rules = get_game("chessboard")
+    result = pools.solve(Board(rules, 2), max_nodes=pools.POOL_NODES)
+
+    row = pools.verdict_record(game="chessboard", deal=2, result=result, now=now)
+
+    assert row.verdict == "winnable" and not row.pooled
+    assert replays_to_a_win("chessboard", 2, row.line)
+    assert pools.deal_difficulty("chessboard", 2) == pools.difficulty_of(rules, result)
