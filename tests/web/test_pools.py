@@ -8,6 +8,7 @@ from collections.abc import Callable
 from datetime import datetime
 
 import pytest
+from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 from django_tasks_db.models import DBTaskResult
@@ -446,3 +447,15 @@ def test_a_solve_made_elsewhere_is_recorded_with_its_difficulty(now: datetime) -
     assert row.verdict == "winnable" and not row.pooled
     assert replays_to_a_win("chessboard", 2, row.line)
     assert pools.deal_difficulty("chessboard", 2) == pools.difficulty_of(rules, result)
+
+
+def test_the_pools_command_shows_each_games_fresh_deals(
+    pool: Callable[..., DealVerdict], capsys: pytest.CaptureFixture[str]
+) -> None:
+    pool("fortress", 3)
+
+    call_command("pools")
+
+    lines = {line.split()[0]: line.split()[1:] for line in capsys.readouterr().out.splitlines()}
+    assert lines["fortress"] == ["1", "0", "0", "1"]
+    assert lines["archway"] == ["0", "0", "0", "0"]
