@@ -376,8 +376,9 @@ def _context(
         "can_restart": owner and game.ply > services.opening_ply(game, board),
         "clock": _clock(game) if owner and not game.is_finished else None,
     }
-    flags = ("can_undo", "can_redo", "can_restart", "won")
-    context["controls"] = "".join("1" if context[f] else "0" for f in flags) + ("1" if game.autoplay else "0")
+    # What the controls show, as the board script's Castle-Controls header says it back.
+    flags = [context[name] for name in ("can_undo", "can_redo", "can_restart", "won")]
+    context["controls"] = "".join("1" if flag else "0" for flag in [*flags, game.autoplay])
     return context
 
 

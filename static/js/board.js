@@ -128,11 +128,13 @@
     busy = true;
     board.classList.add("busy");
     var controls = document.getElementById("controls");
-    var body = new URLSearchParams(fields);
-    body.set("ply", play().dataset.ply);
-    window.dispatchEvent(new CustomEvent("castle:request"));
+    var body = null;
+    if (fields) {
+      body = new URLSearchParams(fields);
+      body.set("ply", play().dataset.ply);
+    }
     return fetch(url, {
-      method: "POST",
+      method: fields ? "POST" : "GET",
       body: body,
       credentials: "same-origin",
       headers: {
@@ -182,7 +184,6 @@
         old.setAttribute("aria-label", el.getAttribute("aria-label"));
       } else {
         old.replaceWith(el);
-        if (window.htmx && el.querySelector("[hx-get]")) window.htmx.process(el);
       }
     });
     var form = document.querySelector("#controls form");
@@ -200,6 +201,13 @@
   }, true);
 
   document.addEventListener("click", function (event) {
+    var link = event.target.closest && event.target.closest("#status a[hx-get]");
+    if (link) {
+      /* Analyse: its answer is the status, in place (a plain link without this script). */
+      event.preventDefault();
+      if (!busy) send(link.getAttribute("hx-get"), null);
+      return;
+    }
     var el = event.target.closest && event.target.closest("button, a.cancel");
     var inBoard = el && board.contains(el);
     var control = el && el.closest("#controls form");
