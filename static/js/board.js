@@ -171,9 +171,11 @@
     var moved = parts.some(function (el) { return el.classList.contains("pile"); });
     var before = window.CastleMotion ? window.CastleMotion.before(template.content, lift) : null;
     if (moved || status !== 422) deselect();
-    board.querySelectorAll(".hint-from, .hint-to").forEach(function (el) {
-      el.classList.remove("hint-from", "hint-to");
-    });
+    if (moved) {
+      board.querySelectorAll(".hint-from, .hint-to").forEach(function (el) {
+        el.classList.remove("hint-from", "hint-to");
+      });
+    }
     parts.forEach(function (el) {
       var old = document.getElementById(el.id);
       if (el.dataset.from) {
