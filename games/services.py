@@ -205,7 +205,8 @@ def game_redo(
 def game_restart(
     *, game_id: uuid.UUID, player_id: PlayerId, expected_ply: int | None, now: datetime
 ) -> Outcome:
-    """Back to the deal; one undo brings the position back."""
+    """Back to the deal, counting each move taken back as an undo; one undo brings the
+    position back."""
     game, board = _load(game_id, player_id, expected_ply)
     if board.ply == 0:
         raise IllegalMove("restart", "The game is already at its start")
@@ -214,6 +215,7 @@ def game_restart(
     while board.ply:
         board.pop()
     game.redo += restart_ply
+    game.undos += restart_ply  # every move a restart takes back is an undo (RULES.md)
     with transaction.atomic():
         _save(game, board, now=now, restart_ply=restart_ply)
         Move.objects.filter(pk__in=[pk for pk, _, _ in line]).update(undone=True)

@@ -1,7 +1,8 @@
-"""``manage.py prepare_dailies --days N``: today's dailies and the next N days', for every game.
+"""``manage.py prepare_dailies --days N``: today's dailies and the next N days', for every game,
+here and now (the task worker does the same in the background; see games.daily_tasks).
 
 Safe to run twice or on two servers at once: each (game, date) is one row by a unique
-constraint, and every server computes the same deal.
+constraint, and every server sharing ``DAILY_SECRET`` computes the same deal.
 """
 
 import datetime as dt
@@ -10,7 +11,7 @@ import time
 from django.core.management.base import BaseCommand, CommandParser
 from django.utils import timezone
 
-from games.daily import DailyUnavailable, daily_for_date, utc_today
+from games.daily import DailyUnavailable, daily_prepare, utc_today
 from games.rules import GAMES
 
 
@@ -32,12 +33,12 @@ class Command(BaseCommand):
             started = time.monotonic()
             for slug in games:
                 try:
-                    daily = daily_for_date(game=slug, date=date)
+                    daily = daily_prepare(game=slug, date=date)
                 except DailyUnavailable as error:
                     missing += 1
                     self.stdout.write(f"{date} {slug:<20} none: {error}")
                 else:
-                    self.stdout.write(f"{date} {slug:<20} deal {daily.deal} par {daily.par}")
+                    self.stdout.write(f"{date} {slug:<20} par {daily.par}")
             self.stdout.write(f"{date} prepared in {time.monotonic() - started:.1f} s")
         if missing:
             self.stdout.write(f"{missing} game-days have no deal proved winnable")
