@@ -245,8 +245,9 @@ def test_future_days_are_404_everywhere_even_when_prepared_ahead(client: Client,
     assert str(tomorrow) not in client.get(reverse("games:daily_archive")).text
 
 
+@pytest.mark.django_db(transaction=True)  # the worker closes its connection (PostgreSQL)
 def test_a_missing_today_is_being_prepared_with_one_task_however_many_requests(
-    client: Client, db: None, no_solver: None, run_tasks, monkeypatch
+    client: Client, no_solver: None, run_tasks, monkeypatch
 ) -> None:
     for _ in range(5):
         response = client.get(reverse("games:daily"))
@@ -297,8 +298,8 @@ def test_the_schedule_queues_today_and_the_days_ahead_once(db: None, settings) -
     settings.DAILY_DAYS_AHEAD = 7
     assert "games.daily_tasks.schedule_dailies" in schedule.JOBS
 
-    assert schedule.tick(NOON) == 0
-    assert schedule.tick(NOON + dt.timedelta(minutes=1)) == 0
+    daily_tasks.schedule_dailies(NOON)
+    daily_tasks.schedule_dailies(NOON + dt.timedelta(minutes=1))
 
     queued = DBTaskResult.objects.values_list("args_kwargs", flat=True)
     dates = sorted(args["args"][0] for args in queued)
