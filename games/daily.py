@@ -56,10 +56,16 @@ BUDGETS["archway"] = Budget(candidates=20_000, nodes=20_000)
 SECONDS_CAP = 60.0
 """A safety cap per candidate, far above what the node budget takes on this hardware."""
 
-MIN_HUMAN_GAP = dt.timedelta(milliseconds=150)
-"""The speed rule: a win whose player-made moves (auto-play excluded) came with a median gap
-under this is flagged. People need several hundred milliseconds to pick a card and its
-destination; a script replaying a known line needs none."""
+
+def min_human_gap() -> dt.timedelta:
+    """The speed rule: a win whose player-made moves (auto-play excluded) came with a median
+    gap under this (``DAILY_MIN_HUMAN_GAP_MS``, default 150 ms) is flagged. People need
+    several hundred milliseconds to pick a card and then its destination (two clicks, or a
+    drag); a script replaying a known line needs none. The median, not the fastest gap, so
+    a quick double move or a burst of obvious moves does not flag a person."""
+    return dt.timedelta(milliseconds=settings.DAILY_MIN_HUMAN_GAP_MS)
+
+
 MIN_GAPS = 10
 """Gaps needed before the speed rule judges (a short game says too little)."""
 
@@ -193,17 +199,17 @@ def daily_start(*, player: Player, daily: Daily, now: dt.datetime) -> Game:
 
 def too_fast(game: Game) -> str:
     """Why the game's player-made moves look scripted (empty: they do not), by the speed
-    rule of ``MIN_HUMAN_GAP``."""
+    rule of ``min_human_gap``."""
     times = sorted(game.moves.filter(auto=False).values_list("played_at", flat=True))
     gaps = [later - earlier for earlier, later in itertools.pairwise(times)]
     if len(gaps) < MIN_GAPS:
         return ""
-    median = statistics.median(gaps)
-    if median >= MIN_HUMAN_GAP:
+    median, floor = statistics.median(gaps), min_human_gap()
+    if median >= floor:
         return ""
     return (
         f"median gap between player moves {median.total_seconds() * 1000:.0f} ms "
-        f"(under {MIN_HUMAN_GAP.total_seconds() * 1000:.0f} ms) over {len(gaps)} gaps"
+        f"(under {floor.total_seconds() * 1000:.0f} ms) over {len(gaps)} gaps"
     )
 
 

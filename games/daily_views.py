@@ -64,6 +64,7 @@ def _day(request: HttpRequest, date: dt.date) -> HttpResponse:
         "rows": rows,
         "next_at": tomorrow,
         "until_next": tomorrow - now,
+        "min_gap_ms": int(dailies.min_human_gap().total_seconds() * 1000),
     }
     return render(request, "games/daily.html", context)
 
