@@ -338,8 +338,11 @@ def _refused(
 ) -> HttpResponse:
     """The board stays as it was; the player reads why."""
     game = get_object_or_404(Game, pk=game_id)
-    secret = not game_visible_to(game, session_player_id(request), now=timezone.now())
-    if request.htmx or secret:
+    if not request.htmx and not game_visible_to(
+        game, session_player_id(request), now=timezone.now()
+    ):  # someone else's live daily game: the reason, never its position
+        return render(request, "games/error.html", {"message": reason}, status=status)
+    if request.htmx:
         response = render(
             request, GAME_PAGE + "#status", {"message": reason, "error": True}, status=status
         )
