@@ -13,7 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from games import daily as dailies
 from games.daily_tasks import daily_request
@@ -27,12 +27,12 @@ ROWS_PER_PAGE = 50
 NOT_OUT = "There is no daily challenge for that day."
 
 
-@require_GET
+@require_safe
 def today(request: HttpRequest) -> HttpResponse:
     return _day(request, dailies.utc_today(timezone.now()))
 
 
-@require_GET
+@require_safe
 def day(request: HttpRequest, date: dt.date) -> HttpResponse:
     return _day(request, date)
 
@@ -69,7 +69,7 @@ def _day(request: HttpRequest, date: dt.date) -> HttpResponse:
     return render(request, "games/daily.html", context)
 
 
-@require_GET
+@require_safe
 def archive(request: HttpRequest) -> HttpResponse:
     """One month of past days that have dailies (``?month=2026-11``; default: the latest)."""
     today = dailies.utc_today(timezone.now())
@@ -100,7 +100,7 @@ def _month(value: str | None, months: list[dt.date]) -> dt.date | None:
     return month
 
 
-@require_GET
+@require_safe
 def play(request: HttpRequest, date: dt.date, slug: str) -> HttpResponse:
     """The player's one game of this daily (created on the first visit)."""
     rules = rules_or_404(slug)
@@ -114,7 +114,7 @@ def play(request: HttpRequest, date: dt.date, slug: str) -> HttpResponse:
     return redirect(game)
 
 
-@require_GET
+@require_safe
 def board(request: HttpRequest, date: dt.date, slug: str) -> HttpResponse:
     """A daily's leaderboard: ranked wins, the player's own row, the spread of move counts."""
     now = timezone.now()
@@ -140,7 +140,7 @@ def board(request: HttpRequest, date: dt.date, slug: str) -> HttpResponse:
     return render(request, "games/daily_board.html", context)
 
 
-@require_GET
+@require_safe
 def game_board(request: HttpRequest, slug: str) -> HttpResponse:
     """Per game over all dailies: most daily wins, best streak, best average over par."""
     rules = rules_or_404(slug)
