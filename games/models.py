@@ -5,12 +5,13 @@ else)."""
 from __future__ import annotations
 
 import uuid
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
 from django.db import models
 from django.db.models.functions import Lower
 from django.urls import reverse
+from django.utils import timezone
 
 from games.rules import GAMES, MAX_DEAL, Board, get_game
 
@@ -106,6 +107,12 @@ class Game(models.Model):
             models.CheckConstraint(
                 condition=models.Q(game__in=list(GAMES)), name="game_slug_known"
             ),
+            # One daily game per player per day (RULES.md), however many requests race.
+            models.UniqueConstraint(
+                fields=["owner", "daily"],
+                condition=models.Q(daily__isnull=False),
+                name="game_unique_owner_daily",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -124,6 +131,18 @@ class Game(models.Model):
     @property
     def is_finished(self) -> bool:
         return self.status == self.Status.WON
+
+    @property
+    def shows_deal(self) -> bool:
+        """Whether titles, links and share text may name the deal: never a live daily's
+        (its moves are secret until its UTC day ends)."""
+        return self.daily_id is None or self.daily.date < timezone.now().astimezone(UTC).date()
+
+    @property
+    def deal_label(self) -> str:
+        if self.shows_deal:
+            return f"deal {self.deal}"
+        return f"daily of {self.daily.date.day} {self.daily.date:%B %Y}"
 
 
 class Move(models.Model):
@@ -187,6 +206,11 @@ class Entry(models.Model):
     undos = models.PositiveIntegerField(default=0)
     hints = models.PositiveIntegerField(default=0)
     finished_at = models.DateTimeField()
+    flagged = models.BooleanField(
+        default=False, help_text="Moves came faster than a person clicks: unranked until cleared."
+    )
+    flag_reason = models.CharField(max_length=200, blank=True)
+    hidden = models.BooleanField(default=False, help_text="Hidden by a moderator: never ranked.")
 
     class Meta:
         verbose_name_plural = "entries"
@@ -262,3 +286,15 @@ class DealVerdict(models.Model):
     @property
     def line(self) -> list[str]:
         return self.solution.split()
+
+
+class DailyPreparation(models.Model):
+    """A date whose dailies are queued for preparation: one row per date, so however many
+    requests find a day missing, one task is queued (the one that writes this row queues it)."""
+
+    date = models.DateField(unique=True)
+    task_id = models.CharField(max_length=64, blank=True)
+    queued_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"dailies of {self.date:%Y-%m-%d} queued at {self.queued_at:%H:%M:%S}"

@@ -251,8 +251,8 @@ def game_restart(
     *, game_id: uuid.UUID, player_id: PlayerId, expected_ply: int | None, now: datetime
 ) -> Outcome:
     """Back to the opening the player first saw (the deal, and the safe auto-play that
-    opened the game when it was started with auto-play on); one undo brings the position
-    back."""
+    opened the game when it was started with auto-play on), counting each move taken back as
+    an undo; one undo brings the position back."""
     game, board = _load(game_id, player_id, expected_ply)
     line = _line(game, board)
     opening = opening_ply(game, board)
@@ -264,6 +264,7 @@ def game_restart(
     while board.ply > opening:
         board.pop()
     game.redo += restart_ply - opening
+    game.undos += restart_ply - opening  # every move a restart takes back is an undo (RULES.md)
     with transaction.atomic():
         _save(game, board, now=now, restart_ply=restart_ply)
         Move.objects.filter(pk__in=[pk for pk, _, _ in line[opening:]]).update(undone=True)

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import reswap, retarget
 
 from games import pool_views, pools, services
-from games.daily import is_late
+from games.daily import game_visible_to, is_late, live_daily_of_deal
 from games.forms import ActionForm, DealsForm, ImportForm, MoveForm, PlayForm, ReplayForm
 from games.models import DealChoice, Game
 from games.players import current_player, known_player, session_player_id
@@ -86,6 +86,9 @@ def play(request: HttpRequest, slug: str, deal: int | None = None) -> HttpRespon
         return _bad_request(
             request, form.error_text() or f"Deal numbers run from 1 to {form.max_deal}."
         )
+    live = deal and live_daily_of_deal(game=rules.slug, deal=deal, now=timezone.now())
+    if live:  # no practice on a live daily's deal: the player's daily game instead
+        return redirect("games:daily_play", date=live.date, slug=live.game)
     try:
         game, note = pools.game_new(
             player=current_player(request),
@@ -107,6 +110,8 @@ def play(request: HttpRequest, slug: str, deal: int | None = None) -> HttpRespon
 @require_GET
 def game_page(request: HttpRequest, game_id: str) -> HttpResponse:
     game = get_object_or_404(Game, pk=game_id)
+    if secret := _secret(request, game):
+        return secret
     board = services.game_board(game)
     selected = parse_selection(board, request.GET.get("select")) if _owns(request, game) else None
     context = _context(request, game, board, selected)
@@ -163,6 +168,8 @@ def autoplay(request: HttpRequest, game_id: str) -> HttpResponse:
 def replay(request: HttpRequest, game_id: str) -> HttpResponse:
     """Step through a game's current line, read-only, for anyone with the link."""
     game = get_object_or_404(Game, pk=game_id)
+    if secret := _secret(request, game):
+        return secret
     line = services.game_line(game)
     form = ReplayForm(request.GET, total=len(line))
     if not form.is_valid():
@@ -196,6 +203,13 @@ def import_record(request: HttpRequest) -> HttpResponse:
         except RulesError as bad:
             error = str(bad)[0].upper() + str(bad)[1:]
         else:
+            if live := live_daily_of_deal(game=record.game, deal=record.deal, now=timezone.now()):
+                return render(
+                    request,
+                    "games/import.html",
+                    {"form": form, "error": _live_daily_refusal(live)},
+                    status=403,
+                )
             game = services.game_import(
                 player=current_player(request), record=record, now=timezone.now()
             )
@@ -265,11 +279,31 @@ def analyse(request: HttpRequest, game_id: str) -> HttpResponse:
 @require_GET
 def record(request: HttpRequest, game_id: str) -> HttpResponse:
     game = get_object_or_404(Game, pk=game_id)
+    if secret := _secret(request, game):
+        return secret
     text = services.game_record(game).to_text()
     return HttpResponse(text, content_type="text/plain; charset=utf-8")
 
 
 # -- helpers ------------------------------------------------------------------------------
+
+
+def _secret(request: HttpRequest, game: Game) -> HttpResponse | None:
+    """A refusal when ``game`` is someone else's daily game whose day is still live."""
+    if game_visible_to(game, session_player_id(request), now=timezone.now()):
+        return None
+    message = (
+        "This is another player's daily challenge game: its moves stay secret until the day "
+        "ends (midnight UTC). Then it is a public replay."
+    )
+    return render(request, "games/error.html", {"message": message}, status=403)
+
+
+def _live_daily_refusal(daily: Any) -> str:
+    return (
+        f"This is the deal of today's {daily.rules.name} daily challenge: it can only be played "
+        "as your daily game until the day ends (midnight UTC)."
+    )
 
 
 def _act(
@@ -346,6 +380,10 @@ def _refused(
 ) -> HttpResponse:
     """The board stays as it was; the player reads why."""
     game = get_object_or_404(Game, pk=game_id)
+    if not request.htmx and not game_visible_to(
+        game, session_player_id(request), now=timezone.now()
+    ):  # someone else's live daily game: the reason, never its position
+        return render(request, "games/error.html", {"message": reason}, status=status)
     if request.htmx:
         response = render(
             request, GAME_PAGE + "#status", {"message": reason, "error": True}, status=status
