@@ -26,6 +26,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.health, name="health"),
     path("robots.txt", views.robots, name="robots"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("rules/<slug:slug>/", views.rules_page, name="rules"),
     path("play/<slug:slug>/", views.play, name="play"),
     path("play/<slug:slug>/<int:deal>/", views.play, name="play_deal"),

@@ -14,7 +14,13 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.templatetags.static import static
+from django.views.decorators.http import (
+    require_GET,
+    require_http_methods,
+    require_POST,
+    require_safe,
+)
 from django_htmx.http import reswap, retarget
 
 from games import pool_views, pools, services
@@ -67,6 +73,12 @@ ROBOTS = "User-agent: *\nDisallow: /play/\nDisallow: /daily/*/play\nDisallow: /g
 def robots(request: HttpRequest) -> HttpResponse:
     """Starting a game is a GET (shareable deal links): keep crawlers from starting games."""
     return HttpResponse(ROBOTS, content_type="text/plain")
+
+
+@require_safe
+def favicon(request: HttpRequest) -> HttpResponse:
+    """Browsers ask for /favicon.ico whatever the page says: send them to the SVG icon."""
+    return redirect(static("favicon.svg"), permanent=True)
 
 
 @require_GET
