@@ -36,8 +36,10 @@ def test_hints_are_for_the_owner_only(other_client: Client, game: Game) -> None:
     assert game.hints == 0
 
 
-def test_analyse_finds_where_the_game_was_lost(owner_client: Client, game: Game) -> None:
-    response = owner_client.get(reverse("games:analyse", args=[game.pk]))
+def test_analyse_finds_where_the_game_was_lost(owner_client: Client, game: Game, run_tasks) -> None:
+    owner_client.get(reverse("games:analyse", args=[game.pk]))
+    run_tasks()
+    response = owner_client.get(reverse("games:analysis", args=[game.pk]))
 
     assert response.status_code == 200
     assert "could not be won from the start" in response.text
