@@ -7,6 +7,7 @@ from collections.abc import Callable
 from datetime import date, datetime
 
 import pytest
+from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
@@ -168,7 +169,7 @@ def test_an_import_at_the_move_cap_is_taken(owner_client: Client, db: None) -> N
 
 
 def test_an_oversized_import_is_refused_before_it_is_read(owner_client: Client, db: None) -> None:
-    record = long_record(2) + "# padding\n" * (IMPORT_MAX_CHARS // 10)
+    record = long_record(1).rstrip() + "\n" * IMPORT_MAX_CHARS + "t4-t5\n"
 
     response = owner_client.post(reverse("games:import"), {"record": record, "then": "replay"})
 
@@ -263,16 +264,13 @@ def test_a_sign_up_losing_the_race_for_its_name_is_a_400(
 ) -> None:
     """The name was free when the form checked it and taken when it saved (a double click)."""
     form = {"username": "erin", "password1": "long enough pw 1", "password2": "long enough pw 1"}
-    from django.contrib.auth.forms import UserCreationForm
+    real_save = UserCreationForm.save
 
-    real_clean = UserCreationForm.clean_username
+    def lose_the_race_then_save(self, commit=True):  # type: ignore[no-untyped-def]
+        User.objects.create_user(self.cleaned_data["username"], password="other")
+        return real_save(self, commit=commit)
 
-    def clean_then_lose(self):  # type: ignore[no-untyped-def]
-        name = real_clean(self)
-        User.objects.create_user(name, password="other")
-        return name
-
-    monkeypatch.setattr(UserCreationForm, "clean_username", clean_then_lose)
+    monkeypatch.setattr(UserCreationForm, "save", lose_the_race_then_save)
 
     response = client.post(reverse("games:signup"), form)
 
