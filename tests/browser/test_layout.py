@@ -156,7 +156,11 @@ def check_board(page: Page, what: str) -> dict[str, Any]:
     assert not covered, f"rank index clipped or covered: {covered}"
 
     if name_of(page) == PHONE:
-        tiny = [(t["card"], round(t["w"]), round(t["h"])) for t in m["targets"] if min(t["w"], t["h"]) < 24]
+        tiny = [
+            (t["card"], round(t["w"]), round(t["h"]))
+            for t in m["targets"]
+            if min(t["w"], t["h"]) < 24
+        ]
         assert not tiny, f"tap targets under 24 px: {tiny}"
     return m
 
