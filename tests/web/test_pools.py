@@ -293,14 +293,15 @@ def test_a_typed_deal_plays_as_asked_and_gets_a_verdict_badge(
     assert played.deal == deal
     page = owner_client.get(played.get_absolute_url()).text
     assert "Checking whether this deal can be won" in page
-    assert f'hx-get="/games/{played.pk}/verdict?poll=1" hx-trigger="load delay:2s"' in page
+    assert f'data-poll-url="/games/{played.pk}/verdict?poll=1" data-poll-delay="2"' in page
+    assert "js/verdict.js" in page
 
     run_tasks()
 
     row = DealVerdict.objects.get(game=game, deal=deal)
     assert row.verdict == verdict and not row.pooled
     badge = owner_client.get(reverse("games:verdict", args=[played.pk]) + "?poll=1")
-    assert badge.status_code == 200 and text in badge.text and "hx-get" not in badge.text
+    assert badge.status_code == 200 and text in badge.text and "data-poll" not in badge.text
     assert text in owner_client.get(played.get_absolute_url()).text
 
 
@@ -329,7 +330,7 @@ def test_the_badge_stops_polling_after_a_while(owner_client: Client) -> None:
     url = reverse("games:verdict", args=[game.pk])
 
     assert "?poll=5" in owner_client.get(url + "?poll=4").text
-    assert "hx-get" not in owner_client.get(url + "?poll=99").text
+    assert "data-poll" not in owner_client.get(url + "?poll=99").text
     assert "?poll=1" in owner_client.get(url + "?poll=<script>").text
 
 
