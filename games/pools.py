@@ -59,6 +59,9 @@ MAX_PENDING = 200
 """Typed deals waiting for a verdict; past this, no more are queued (the badge waits)."""
 STALE = timedelta(minutes=10)
 """A task running this long, or a verdict pending this long, is taken for lost."""
+EMPTY_POOL_PRIORITY = 5
+"""A batch for a pool with nothing to deal runs before ordinary work (priority 0), after a
+verdict a player is waiting for (10)."""
 REDEAL_TRIES = 200
 """Random deals tried for one with a legal move (Fortress: 12 % have none)."""
 
@@ -362,13 +365,20 @@ def fill_pool(game: str) -> dict[str, object]:
         if _store(rules, deal, result, timezone.now()) is not None:
             counts[label] += 1
             found += 1
-    if is_short(fresh_counts(rules.slug)):
-        _enqueue_fill(rules.slug, now=timezone.now(), from_task=True)
+    counts = fresh_counts(rules.slug)
+    if is_short(counts):
+        _enqueue_fill(rules.slug, counts, now=timezone.now(), from_task=True)
     return {"game": rules.slug, "tried": tried, "found": found}
 
 
-def _enqueue_fill(game: str, *, now: datetime, from_task: bool = False) -> bool:
-    """Queue a ``fill_pool`` batch unless one is waiting (or, for the schedule, running)."""
+def _enqueue_fill(
+    game: str, counts: dict[str, int], *, now: datetime, from_task: bool = False
+) -> bool:
+    """Queue a ``fill_pool`` batch unless one is waiting (or, for the schedule, running).
+
+    A pool with no fresh deal at all jumps the queue (``EMPTY_POOL_PRIORITY``) so New game
+    has a proved deal soon, even while long jobs (days of dailies) wait; once it has one,
+    its batches take their turn with everything else."""
     tasks = DBTaskResult.objects.filter(
         task_path=fill_pool.module_path, args_kwargs__kwargs__game=game
     )
@@ -377,13 +387,15 @@ def _enqueue_fill(game: str, *, now: datetime, from_task: bool = False) -> bool:
     running = tasks.filter(status=TaskResultStatus.RUNNING, started_at__gte=now - STALE)
     if not from_task and running.exists():
         return False
-    fill_pool.enqueue(game=game)
+    priority = EMPTY_POOL_PRIORITY if not any(counts.values()) else fill_pool.priority
+    fill_pool.using(priority=priority).enqueue(game=game)
     return True
 
 
 def top_up_game(game: str, *, now: datetime) -> bool:
     """Queue a batch for ``game``'s pool if it is short (no solving here)."""
-    return is_short(fresh_counts(game)) and _enqueue_fill(game, now=now)
+    counts = fresh_counts(game)
+    return is_short(counts) and _enqueue_fill(game, counts, now=now)
 
 
 def top_up(now: datetime) -> None:

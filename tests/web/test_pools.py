@@ -460,3 +460,16 @@ def test_the_pools_command_shows_each_games_fresh_deals(
     lines = {line.split()[0]: line.split()[1:] for line in capsys.readouterr().out.splitlines()}
     assert lines["fortress"] == ["1", "0", "0", "1"]
     assert lines["archway"] == ["0", "0", "0", "0"]
+
+
+def test_an_empty_pools_batch_jumps_the_queue_and_a_short_ones_takes_its_turn(
+    pool: Callable[..., DealVerdict], now: datetime
+) -> None:
+    pool("fortress", 3)
+
+    pools.top_up(now)
+
+    priorities = {t.args_kwargs["kwargs"]["game"]: t.priority for t in fill_tasks()}
+    assert priorities["fortress"] == 0
+    assert priorities["citadel"] == priorities["archway"] == pools.EMPTY_POOL_PRIORITY
+    assert schedule.JOBS[0] == "games.pools.top_up"  # queued before the days of dailies
