@@ -62,6 +62,8 @@ STALE = timedelta(minutes=10)
 EMPTY_POOL_PRIORITY = 5
 """A batch for a pool with nothing to deal runs before ordinary work (priority 0), after a
 verdict a player is waiting for (10)."""
+EMPTY_POOL_BATCHES = 40
+"""At most this many such batches per game and hour (about two minutes of solving)."""
 REDEAL_TRIES = 200
 """Random deals tried for one with a legal move (Fortress: 12 % have none)."""
 
@@ -378,7 +380,9 @@ def _enqueue_fill(
 
     A pool with no fresh deal at all jumps the queue (``EMPTY_POOL_PRIORITY``) so New game
     has a proved deal soon, even while long jobs (days of dailies) wait; once it has one,
-    its batches take their turn with everything else."""
+    its batches take their turn with everything else, and so do they after
+    ``EMPTY_POOL_BATCHES`` in an hour (a game whose winnable deals are rare cannot hold all
+    other work back)."""
     tasks = DBTaskResult.objects.filter(
         task_path=fill_pool.module_path, args_kwargs__kwargs__game=game
     )
@@ -387,7 +391,13 @@ def _enqueue_fill(
     running = tasks.filter(status=TaskResultStatus.RUNNING, started_at__gte=now - STALE)
     if not from_task and running.exists():
         return False
-    priority = EMPTY_POOL_PRIORITY if not any(counts.values()) else fill_pool.priority
+    urgent = not any(counts.values()) and (
+        tasks.filter(
+            priority=EMPTY_POOL_PRIORITY, enqueued_at__gte=now - timedelta(hours=1)
+        ).count()
+        < EMPTY_POOL_BATCHES
+    )
+    priority = EMPTY_POOL_PRIORITY if urgent else fill_pool.priority
     fill_pool.using(priority=priority).enqueue(game=game)
     return True
 

@@ -473,3 +473,17 @@ def test_an_empty_pools_batch_jumps_the_queue_and_a_short_ones_takes_its_turn(
     assert priorities["fortress"] == 0
     assert priorities["citadel"] == priorities["archway"] == pools.EMPTY_POOL_PRIORITY
     assert schedule.JOBS[0] == "games.pools.top_up"  # queued before the days of dailies
+
+
+def test_an_empty_pool_jumps_the_queue_only_so_often(
+    monkeypatch: pytest.MonkeyPatch, now: datetime
+) -> None:
+    monkeypatch.setattr(pools, "EMPTY_POOL_BATCHES", 2)
+    for _ in range(3):
+        pools.top_up_game("archway", now=now)
+        DBTaskResult.objects.filter(status="READY").update(status="SUCCESSFUL")
+
+    priorities = list(
+        DBTaskResult.objects.order_by("enqueued_at").values_list("priority", flat=True)
+    )
+    assert priorities == [pools.EMPTY_POOL_PRIORITY, pools.EMPTY_POOL_PRIORITY, 0]
