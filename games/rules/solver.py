@@ -57,11 +57,12 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Final, Literal
 
+from .archway_decider import decide as decide_archway
 from .board import Board
 from .cards import ALL_CARDS, Card, next_rank
 from .errors import RulesError
 from .moves import Move
-from .variants import TAKE_BACK, GameRules, get_game
+from .variants import ARCHWAY, TAKE_BACK, GameRules, get_game
 
 Verdict = Literal["solved", "unsolvable", "unknown"]
 SOLVED: Final = "solved"
@@ -101,6 +102,9 @@ class Techniques:
     """Among equally rated positions, expand the newest first (deeper into a plateau)."""
     shorten: bool = True
     """Cut detours out of a found line (stretches between two visits of one position)."""
+    archway: bool = True
+    """Decide Archway with its own exact decider (:mod:`games.rules.archway_decider`)
+    instead of the general scans."""
 
 
 DEFAULT_TECHNIQUES: Final = Techniques()
@@ -117,6 +121,17 @@ class ScanReport:
 
 
 @dataclass(frozen=True)
+class SolveStats:
+    """What a solved deal cost the solver, for its difficulty (see :func:`difficulty`):
+    the game, the positions searched before the line was found (deterministic: the
+    search takes no decision from the clock) and the winning line's length."""
+
+    game: str
+    nodes: int
+    length: int
+
+
+@dataclass(frozen=True)
 class SolveResult:
     """The solver's answer. ``moves`` is a winning line when ``verdict == "solved"``."""
 
@@ -125,10 +140,18 @@ class SolveResult:
     nodes: int = 0
     seconds: float = 0.0
     scans: tuple[ScanReport, ...] = ()
+    game: str = ""
 
     @property
     def solved(self) -> bool:
         return self.verdict == SOLVED
+
+    @property
+    def stats(self) -> SolveStats | None:
+        """The measures a difficulty is computed from; ``None`` unless solved."""
+        if not self.solved:
+            return None
+        return SolveStats(self.game, self.nodes, len(self.moves))
 
 
 @dataclass(frozen=True)
@@ -825,6 +848,8 @@ def solve(
     """
     started = time.monotonic()
     deadline = started + seconds
+    if techniques.archway and board.rules == ARCHWAY and not board.options:
+        return _solve_archway(board, deadline, max_nodes, started)
     scans = [
         (name, share, counter, _start_scan(name, _Search(board, techniques), counter))
         for name, share in techniques.scans
@@ -882,7 +907,44 @@ def solve(
         for n, (name, _, counter, _) in enumerate(scans)
     )
     return SolveResult(
-        verdict, moves, nodes=total, seconds=time.monotonic() - started, scans=reports
+        verdict,
+        moves,
+        nodes=total,
+        seconds=time.monotonic() - started,
+        scans=reports,
+        game=board.rules.slug,
+    )
+
+
+def _solve_archway(
+    board: Board, deadline: float, max_nodes: int | None, started: float
+) -> SolveResult:
+    """Archway through its exact decider: the same verdicts, found far sooner."""
+    piles = board._piles
+    f0, r0 = board._f0, board._r0
+    foundations = piles[f0:r0]
+    reserve = [0] * 56
+    for pile in piles[r0:]:
+        for card in pile:
+            reserve[card] += 1
+    found = decide_archway(
+        [list(p) for p in piles[:f0]],
+        [foundations[suit][-1].rank for suit in range(4)],
+        [foundations[4 + suit][-1].rank for suit in range(4)],
+        reserve,
+        max_nodes=max_nodes,
+        deadline=deadline,
+    )
+    verdict: Verdict = UNKNOWN if found.won is None else SOLVED if found.won else UNSOLVABLE
+    moves = _to_moves(board, found.line) if found.won else []
+    seconds = time.monotonic() - started
+    return SolveResult(
+        verdict,
+        moves,
+        nodes=found.nodes,
+        seconds=seconds,
+        scans=(ScanReport("archway", found.nodes, seconds, verdict),),
+        game=board.rules.slug,
     )
 
 
