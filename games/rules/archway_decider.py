@@ -5,29 +5,38 @@ order, so a pile is its height (the cards left of the ones it had when the searc
 a pile emptied becomes a *space* holding at most one card (a refilled pile takes that card
 only); the reserves follow from the rest; each suit's two foundations are their top ranks.
 :func:`decide` searches that state depth first, remembering the positions it has proved
-lost, with three devices:
+lost, with four devices:
 
 - **The two-copies symmetry.** Each rank 2-Q of a suit has two identical copies; one goes up
   the ascending foundation, the other down the descending one, and either copy may serve
   either. A card a foundation wants is played at once (not branched on) when every other
-  copy of it not yet on a foundation lies in the reserves, which are always available: any
-  winning line plays some copy there later, and playing it now only frees a pile sooner
-  (the proof is in :func:`_safe_move`).
-- **A proof of impossibility before any search** (:func:`_stuck_without_spaces`): while no
-  pile has been emptied, a card leaves its pile only to a foundation, when on top, after
-  one copy of each rank between its foundation's top and itself went up. The least fixpoint
-  of "may ever leave" over the cards is computed; if every pile keeps a card that never
-  may, no pile empties, no space ever opens, and the deal is lost.
+  copy it may take lies in the reserves, which are always at hand (the proof is in
+  :meth:`_Decider.safe_move`).
+- **Decisions, not move orders.** Otherwise a foundation's next card has a copy at hand
+  and another buried (or two at hand): every winning line gives the foundation one of
+  them, and once that is settled, playing it at once is as good as later. So the search
+  branches on that one decision (play a copy at hand, or *commit* the foundation to a
+  buried copy), never on the order of independent moves.
+- **A proof of impossibility** (:func:`_stuck_without_spaces`), at the start and at every
+  position without a space: until a pile is emptied a card leaves its pile only to a
+  foundation, when on top, once one copy of each rank between that foundation's top and
+  itself went up. The least fixpoint of "may ever leave" (copies never used up, a
+  committed foundation waiting for its copy) is computed; when every pile keeps a card
+  that never may, no pile empties, no space ever opens, and the position is lost. It
+  settles about two deals in three before any search.
 - **Pruning that keeps the verdict exact:** one empty space only as a target (spaces are
   interchangeable), never the last card of a pile into a space (it changes nothing), never
   a card from space to space, and positions are keyed with the spaces' cards sorted.
 
-The budget is in positions (``max_nodes``), so two servers agree on what is decided.
+Measured (November 2026, ``python -m games.rules.bench_solver --archway-deals 1-20000``):
+every deal of 1-20,000 decided, 9 winnable (465, 783, 6903, 7065, 8876, 10242, 16097,
+16788, 18559: 1 in 2,222), a median of 0.04 ms per deal (mean 15 ms, worst 6 s and 69,632
+positions, deal 3724). The budget is in positions (``max_nodes``), so two servers agree on
+what is decided; the engine's own exhaustive search agrees on random end games (tests).
 """
 
 from __future__ import annotations
 
-import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -311,14 +320,11 @@ def decide(
     decider = _Decider(piles, ups, downs, reserve, max_nodes, deadline)
     if _stuck_without_spaces(decider):
         return ArchwayVerdict(False, (), 0, proved_before_search=True)
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, 4000))
+    # One stack frame per decision or move to a space: at most a few hundred.
     try:
         won = decider.search()
     except _BudgetSpent:
         return ArchwayVerdict(None, (), decider.nodes)
-    finally:
-        sys.setrecursionlimit(limit)
     return ArchwayVerdict(won, tuple(decider.line) if won else (), decider.nodes)
 
 
