@@ -16,7 +16,7 @@ from django_tasks_db.models import DBTaskResult
 from games import pools, schedule
 from games.models import DealChoice, DealVerdict, Game, Player
 from games.rules import GAMES, Board, get_game
-from games.rules.solver import SolveResult
+from games.rules.solver import DIFFICULTY_NODES, SolveResult, SolveStats, difficulty
 
 pytestmark = pytest.mark.django_db
 
@@ -360,7 +360,7 @@ def test_fill_task_fills_a_short_pool_with_proved_playable_deals(
         assert replays_to_a_win("citadel", entry.deal, entry.line)
         assert pools.is_playable(Board(rules, entry.deal))
         stats = pools.solve(Board(rules, entry.deal), max_nodes=pools.POOL_NODES)
-        assert entry.nodes == stats.nodes and entry.difficulty == pools.difficulty_of(rules, stats)
+        assert entry.nodes == stats.nodes and entry.difficulty == difficulty(stats.stats)
     assert not fill_tasks("citadel")  # full: no next batch
 
 
@@ -404,14 +404,17 @@ def test_the_schedule_asks_again_for_a_verdict_lost_with_its_worker(
 def test_difficulty_labels_follow_the_documented_rule(game: str, client: Client) -> None:
     rules = get_game(game)
     rule = pools.difficulty_rule(rules)
+    assert (rule.easy, rule.medium) == DIFFICULTY_NODES[game]  # the solver's rule, shown
 
     def label(nodes: int, verdict: str = "solved") -> str:
-        return pools.difficulty_of(rules, SolveResult(verdict, nodes=nodes))  # type: ignore[arg-type]
+        result = SolveResult(verdict, nodes=nodes, game=rules.slug)  # type: ignore[arg-type]
+        return pools.label(result)
 
     assert label(1) == label(rule.easy) == "easy"
     assert label(rule.easy + 1) == label(rule.medium) == "medium"
     assert label(rule.medium + 1) == label(pools.POOL_NODES) == "hard"
     assert label(10, "unsolvable") == label(10, "unknown") == ""
+    assert label(rule.easy + 1) == difficulty(SolveStats(game, rule.easy + 1, 90))
     page = client.get(reverse("games:rules", args=[game])).text
     assert f"<strong>easy</strong> when that takes at most {rule.easy} positions" in page
     assert f"<strong>medium</strong> up to {rule.medium}" in page
@@ -447,7 +450,7 @@ def test_a_solve_made_elsewhere_is_recorded_with_its_difficulty(now: datetime) -
 
     assert row.verdict == "winnable" and not row.pooled
     assert replays_to_a_win("chessboard", 2, row.line)
-    assert pools.deal_difficulty("chessboard", 2) == pools.difficulty_of(rules, result)
+    assert pools.deal_difficulty("chessboard", 2) == difficulty(result.stats)
 
 
 def test_the_pools_command_shows_each_games_fresh_deals(
