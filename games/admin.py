@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from games.models import Daily, Entry, Game, Move, Player
+from games.models import Daily, DealVerdict, Entry, Game, Move, Player
 
 
 class MoveInline(admin.TabularInline):
@@ -91,3 +91,11 @@ class EntryAdmin(admin.ModelAdmin):
     def show(self, request: HttpRequest, queryset: QuerySet[Entry]) -> None:
         count = queryset.update(hidden=False)
         self.message_user(request, f"{count} entries shown.")
+
+
+@admin.register(DealVerdict)
+class DealVerdictAdmin(admin.ModelAdmin):
+    list_display = ("game", "deal", "verdict", "difficulty", "moves", "nodes", "pooled", "dealt")
+    list_filter = ("game", "verdict", "difficulty", "pooled")
+    search_fields = ("deal",)
+    readonly_fields = ("solution", "requested_at", "solved_at")

@@ -18,6 +18,16 @@ from games.rules import GAMES, MAX_DEAL, Board, get_game
 GAME_CHOICES = [(slug, rules.name) for slug, rules in GAMES.items()]
 
 
+class DealChoice(models.TextChoices):
+    """What New game deals: a deal the solver proved winnable (of a difficulty), or any."""
+
+    WINNABLE = "winnable", "Winnable deal, any difficulty"
+    EASY = "easy", "Winnable deal, easy"
+    MEDIUM = "medium", "Winnable deal, medium"
+    HARD = "hard", "Winnable deal, hard"
+    ANY = "any", "Any deal (may be unwinnable)"
+
+
 class Player(models.Model):
     """Whoever plays: anonymous (a long-lived session) until linked to an account."""
 
@@ -28,6 +38,12 @@ class Player(models.Model):
     display_name = models.CharField(max_length=40, blank=True)
     autoplay = models.BooleanField(default=True, help_text="Send safe cards to foundations.")
     four_colour = models.BooleanField(default=False)
+    new_deals = models.CharField(
+        max_length=8,
+        choices=DealChoice,
+        default=DealChoice.WINNABLE,
+        help_text="What New game deals.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -225,3 +241,60 @@ class DailyPreparation(models.Model):
 
     def __str__(self) -> str:
         return f"dailies of {self.date:%Y-%m-%d} queued at {self.queued_at:%H:%M:%S}"
+
+
+class DealVerdict(models.Model):
+    """What the solver found about one deal (no easing options): a winning line (the proof),
+    no line at all, or no answer within its budget. Pool tasks store the winnable deals they
+    find (``pooled``), which New game deals; a deal number a player typed gets one too."""
+
+    class Verdict(models.TextChoices):
+        PENDING = "pending", "Not checked yet"
+        WINNABLE = "winnable", "Winnable"
+        UNWINNABLE = "unwinnable", "Unwinnable"
+        UNKNOWN = "unknown", "Unknown"
+
+    class Difficulty(models.TextChoices):
+        EASY = "easy", "Easy"
+        MEDIUM = "medium", "Medium"
+        HARD = "hard", "Hard"
+
+    game = models.CharField(max_length=32, choices=GAME_CHOICES)
+    deal = models.BigIntegerField()
+    verdict = models.CharField(max_length=10, choices=Verdict, default=Verdict.PENDING)
+    solution = models.TextField(blank=True, help_text="The solver's winning line: the proof.")
+    moves = models.PositiveIntegerField(default=0, help_text="The winning line's length.")
+    nodes = models.PositiveIntegerField(default=0, help_text="Positions the solver expanded.")
+    difficulty = models.CharField(max_length=6, choices=Difficulty, blank=True)
+    pooled = models.BooleanField(
+        default=False, help_text="Found by a pool task among random deals: New game deals it."
+    )
+    dealt = models.PositiveIntegerField(default=0, help_text="Games New game started with it.")
+    requested_at = models.DateTimeField()
+    solved_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "deal"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "deal"], name="dealverdict_unique_game_deal"),
+            models.CheckConstraint(
+                condition=models.Q(deal__gte=1) & models.Q(deal__lte=MAX_DEAL),
+                name="dealverdict_deal_in_range",
+            ),
+            models.CheckConstraint(
+                condition=~models.Q(verdict="winnable") | ~models.Q(solution=""),
+                name="dealverdict_winnable_has_proof",
+            ),
+        ]
+        indexes = [
+            models.Index(
+                fields=["game", "pooled", "difficulty", "dealt"], name="dealverdict_pool_idx"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{get_game(self.game).name} #{self.deal}: {self.get_verdict_display()}"
+
+    @property
+    def line(self) -> list[str]:
+        return self.solution.split()

@@ -3,7 +3,7 @@ import datetime as dt
 from django.contrib.auth import views as auth_views
 from django.urls import path, register_converter
 
-from games import daily_views, player_views, views
+from games import daily_views, player_views, pool_views, views
 
 
 class DateConverter:
@@ -40,6 +40,7 @@ urlpatterns = [
     path("games/<uuid:game_id>/delete", views.delete, name="delete"),
     path("games/<uuid:game_id>/hint", views.hint, name="hint"),
     path("games/<uuid:game_id>/analyse", views.analyse, name="analyse"),
+    path("games/<uuid:game_id>/verdict", pool_views.verdict, name="verdict"),
     path("import/", views.import_record, name="import"),
     path("daily/", daily_views.today, name="daily"),
     path("daily/archive/", daily_views.archive, name="daily_archive"),
