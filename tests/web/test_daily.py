@@ -622,18 +622,38 @@ def test_the_deal_is_free_to_practise_once_the_day_is_over(
 # -- accounts rank; sybils do not ------------------------------------------------------
 
 
+def post_line(browser: Client, daily: Daily, line: list[str]) -> Game:
+    """What the attack script did: open its daily game, post every move as fast as it can."""
+    url = browser.get(reverse("games:daily_play", args=[daily.date, daily.game]))["Location"]
+    for ply, move in enumerate(line):
+        assert browser.post(f"{url}moves", {"move": move, "ply": ply}).status_code == 303
+    return Game.objects.get(pk=url.split("/")[2])
+
+
 def test_twenty_throwaway_cookies_do_not_reach_the_public_leaderboard(
     leader: Game, live: Daily
 ) -> None:
     for _ in range(20):
-        sybil = Player.objects.create()
-        win(sybil, live, at=midnight(), seconds_per_move=0.5)
+        post_line(client_of(Player.objects.create(autoplay=False)), live, LINE)
 
     rows = dailies.ranking(live, now=utc_now())
     board = Client().get(reverse("games:daily_board", args=[live.date, "citadel"])).text
 
+    assert Entry.objects.count() == 21
     assert [row.entry.player.display_name for row in rows] == ["Ada"]
     assert board.count("<tr>") + board.count("<tr class") == 2  # head and Ada
+
+
+def test_a_script_with_an_account_replaying_a_line_is_flagged_not_ranked(
+    leader: Game, live: Daily
+) -> None:
+    cheat = Player.objects.create(user=User.objects.create_user("eve"), autoplay=False)
+
+    post_line(client_of(cheat), live, LINE)
+
+    entry = Entry.objects.get(player=cheat)
+    assert entry.flagged
+    assert [row.entry.player for row in dailies.ranking(live, now=utc_now())] == [leader.owner]
 
 
 def test_an_anonymous_winner_sees_where_they_would_place(live: Daily, leader: Game) -> None:
