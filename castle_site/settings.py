@@ -53,8 +53,7 @@ if not SECRET_KEY:
     if not LOCAL:
         raise ImproperlyConfigured("Set SECRET_KEY (or DEBUG=1 for local development).")
     SECRET_KEY = "django-insecure-castle-local-development-key-not-for-production"
-# Sessions are signed cookies holding the player's id: a new key without the old one among
-# the fallbacks cuts every anonymous player off their games.
+# Signs cookies (CSRF, messages) and password reset tokens; sessions live on the server.
 SECRET_KEY_FALLBACKS = env_list("SECRET_KEY_FALLBACKS", default=[])
 
 # Mixed into every daily's candidate deals (HMAC): without it, anyone with the public code
@@ -185,10 +184,23 @@ AUTH_PASSWORD_VALIDATORS = [
     )
 ]
 
-# The session carries only the player's id (and, once logged in, Django's auth keys): a
-# signed cookie keeps app servers stateless and saves a query on every move.
-SESSION_ENGINE = "django.contrib.sessions.backends.signed_cookies"
+# Sessions live on the server (the cache in front of the database): logging out, a password
+# change or a sign-up ends a session for good, and a copied cookie dies with it. Reading one
+# costs a cache hit per request (Redis in production), written only when it changes.
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 400  # anonymous players keep their games for a year+
+
+# Rate limits (games.limits, README "Rate limits"): counters in the default cache, so every
+# app server must share it in production (CACHE_URL=redis://...). Behind a proxy, name the
+# header that carries the client's address as Django's META key (``HTTP_X_REAL_IP``); the
+# proxy must set it (or strip a client's own).
+CLIENT_IP_HEADER = os.environ.get("CLIENT_IP_HEADER", "").strip()
+RATELIMIT_USE_CACHE = "default"
+RATELIMIT_ENABLE = env_bool("RATELIMIT_ENABLE", default=True)
+
+# Web workers per app server (gunicorn's own variable): the solver may hold at most half of
+# them at once (games.solver_jobs), so moves never queue behind hints.
+WEB_CONCURRENCY = int(os.environ.get("WEB_CONCURRENCY", "2"))
 
 LOGIN_URL = "games:login"
 LOGIN_REDIRECT_URL = "games:my_games"

@@ -34,6 +34,14 @@ class PlayerAdmin(admin.ModelAdmin):
     search_fields = ("display_name",)
 
 
+@admin.register(DealVerdict)
+class DealVerdictAdmin(admin.ModelAdmin):
+    list_display = ("game", "deal", "verdict", "difficulty", "moves", "nodes", "pooled", "dealt")
+    list_filter = ("game", "verdict", "difficulty", "pooled")
+    search_fields = ("deal",)
+    readonly_fields = ("solution", "requested_at", "solved_at")
+
+
 @admin.register(Daily)
 class DailyAdmin(admin.ModelAdmin):
     list_display = ("date", "game", "par", "created_at")
@@ -91,11 +99,3 @@ class EntryAdmin(admin.ModelAdmin):
     def show(self, request: HttpRequest, queryset: QuerySet[Entry]) -> None:
         count = queryset.update(hidden=False)
         self.message_user(request, f"{count} entries shown.")
-
-
-@admin.register(DealVerdict)
-class DealVerdictAdmin(admin.ModelAdmin):
-    list_display = ("game", "deal", "verdict", "difficulty", "moves", "nodes", "pooled", "dealt")
-    list_filter = ("game", "verdict", "difficulty", "pooled")
-    search_fields = ("deal",)
-    readonly_fields = ("solution", "requested_at", "solved_at")

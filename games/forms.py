@@ -81,9 +81,13 @@ class ReplayForm(_Form):
         return self.total if ply is None else ply
 
 
+IMPORT_MAX_CHARS = 32_000
+"""A record of ``MAX_PLIES`` moves takes about 16,000 characters (8 per move at most)."""
+
+
 class ImportForm(_Form):
     record = forms.CharField(
-        max_length=200_000,
+        max_length=IMPORT_MAX_CHARS,
         widget=forms.Textarea(attrs={"rows": 12, "spellcheck": "false"}),
         help_text="A game record as the Record link gives it: game:, deal:, then the moves.",
     )

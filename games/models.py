@@ -95,6 +95,9 @@ class Game(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    imported = models.BooleanField(
+        default=False, help_text="Started from a pasted record: never counts in statistics."
+    )
 
     class Meta:
         ordering = ["-updated_at"]
@@ -231,18 +234,6 @@ class Entry(models.Model):
         return (self.moves, self.elapsed, self.finished_at)
 
 
-class DailyPreparation(models.Model):
-    """A date whose dailies are queued for preparation: one row per date, so however many
-    requests find a day missing, one task is queued (the one that writes this row queues it)."""
-
-    date = models.DateField(unique=True)
-    task_id = models.CharField(max_length=64, blank=True)
-    queued_at = models.DateTimeField()
-
-    def __str__(self) -> str:
-        return f"dailies of {self.date:%Y-%m-%d} queued at {self.queued_at:%H:%M:%S}"
-
-
 class DealVerdict(models.Model):
     """What the solver found about one deal (no easing options): a winning line (the proof),
     no line at all, or no answer within its budget. Pool tasks store the winnable deals they
@@ -298,3 +289,47 @@ class DealVerdict(models.Model):
     @property
     def line(self) -> list[str]:
         return self.solution.split()
+
+
+class DailyPreparation(models.Model):
+    """A date whose dailies are queued for preparation: one row per date, so however many
+    requests find a day missing, one task is queued (the one that writes this row queues it)."""
+
+    date = models.DateField(unique=True)
+    task_id = models.CharField(max_length=64, blank=True)
+    queued_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"dailies of {self.date:%Y-%m-%d} queued at {self.queued_at:%H:%M:%S}"
+
+
+class Analysis(models.Model):
+    """Where a line of play was lost: the solver's answer for one deal and line of moves,
+    shared by every game that reached that line. Filled in by a background task."""
+
+    key = models.CharField(max_length=64, unique=True, help_text="sha256 of game, deal, line.")
+    ply = models.PositiveIntegerField(
+        null=True, blank=True, help_text="The move after which it could not be won."
+    )
+    done = models.BooleanField(default=False)
+    requested_at = models.DateTimeField()
+
+    class Meta:
+        verbose_name_plural = "analyses"
+
+    def __str__(self) -> str:
+        return f"analysis {self.key[:12]}"
+
+
+class AccountSession(models.Model):
+    """A session logged in to an account: what logging out or changing the password ends
+    everywhere (Django keeps no index of a user's sessions)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="castle_sessions"
+    )
+    session_key = models.CharField(max_length=40, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"session of {self.user}"

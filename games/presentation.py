@@ -5,7 +5,7 @@ engine and out of the templates; the HTML is in templates (``games/piles.html``)
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 
@@ -382,8 +382,9 @@ def hint_message(board: Board, hint: Hint) -> tuple[str, bool]:
     return "No winning line was found in time; try again after a move.", False
 
 
-def analysis_message(game: object, ply: int | None) -> str:
-    """What Analyse found: the last move that kept the game winnable, if the solver knows."""
+def analysis_message(line: Sequence[str], ply: int | None) -> str:
+    """What Analyse found for ``line`` (the notation of the game's moves): the last move that
+    kept the game winnable, if the solver knows."""
     if ply is None:
         return (
             "The solver found no move that lost this game: it may still be winnable, "
@@ -391,7 +392,7 @@ def analysis_message(game: object, ply: int | None) -> str:
         )
     if ply == 0:
         return "This deal could not be won from the start."
-    notation = game.moves.get(ply=ply, undone=False).notation  # type: ignore[attr-defined]
+    notation = line[ply - 1]
     return f"The game could still be won until move {ply} ({notation})."
 
 

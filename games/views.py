@@ -13,11 +13,12 @@ from typing import Any
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.templatetags.static import static
 from django.utils import timezone
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import reswap, retarget
 
-from games import pool_views, pools, services
+from games import limits, pool_views, pools, services, solver_jobs
 from games.daily import game_visible_to, is_late, live_daily_of_deal
 from games.forms import ActionForm, DealsForm, ImportForm, MoveForm, PlayForm, ReplayForm
 from games.models import DealChoice, Game
@@ -44,7 +45,7 @@ from games.rules import (
 GAME_PAGE = "games/game.html"
 
 
-@require_GET
+@require_safe
 def home(request: HttpRequest) -> HttpResponse:
     previews = [(rules, layout_preview(slug)) for slug, rules in GAMES.items()]
     player = known_player(request)
@@ -54,7 +55,7 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "games/home.html", context)
 
 
-@require_GET
+@require_safe
 def health(request: HttpRequest) -> HttpResponse:
     """For load balancers and the benchmark's baseline: no database, no template."""
     return HttpResponse("ok", content_type="text/plain")
@@ -63,20 +64,27 @@ def health(request: HttpRequest) -> HttpResponse:
 ROBOTS = "User-agent: *\nDisallow: /play/\nDisallow: /daily/*/play\nDisallow: /games/\n"
 
 
-@require_GET
+@require_safe
 def robots(request: HttpRequest) -> HttpResponse:
     """Starting a game is a GET (shareable deal links): keep crawlers from starting games."""
     return HttpResponse(ROBOTS, content_type="text/plain")
 
 
-@require_GET
+@require_safe
+def favicon(request: HttpRequest) -> HttpResponse:
+    """Browsers ask for /favicon.ico whatever the page says: send them to the SVG icon."""
+    return redirect(static("favicon.svg"), permanent=True)
+
+
+@require_safe
 def rules_page(request: HttpRequest, slug: str) -> HttpResponse:
     rules = rules_or_404(slug)
     context = {"rules": rules, "difficulty": pools.difficulty_rule(rules)}
     return render(request, f"games/rules/{rules.slug}.html", context)
 
 
-@require_GET
+@limits.rate_limited("play", *limits.PLAY)
+@require_safe
 def play(request: HttpRequest, slug: str, deal: int | None = None) -> HttpResponse:
     """Start a game (a proved winnable deal by default, or the one in the URL) and go to its
     page."""
@@ -107,7 +115,7 @@ def play(request: HttpRequest, slug: str, deal: int | None = None) -> HttpRespon
     return redirect(game)
 
 
-@require_GET
+@require_safe
 def game_page(request: HttpRequest, game_id: str) -> HttpResponse:
     game = get_object_or_404(Game, pk=game_id)
     if secret := _secret(request, game):
@@ -164,7 +172,7 @@ def autoplay(request: HttpRequest, game_id: str) -> HttpResponse:
     )
 
 
-@require_GET
+@require_safe
 def replay(request: HttpRequest, game_id: str) -> HttpResponse:
     """Step through a game's current line, read-only, for anyone with the link."""
     game = get_object_or_404(Game, pk=game_id)
@@ -184,13 +192,26 @@ def replay(request: HttpRequest, game_id: str) -> HttpResponse:
         "previous": max(ply - 1, 0),
         "next": min(ply + 1, len(line)),
         "total": len(line),
-        "line": list(enumerate(line, 1)),
+        "line": _window(line, ply),
         "owner": _owns(request, game),
     }
     return render(request, "games/replay.html" + ("#replay" if request.htmx else ""), context)
 
 
-@require_http_methods(["GET", "POST"])
+REPLAY_WINDOW = 60
+"""Moves the replay lists around the position shown (a long game's list stays small)."""
+
+
+def _window(line: list[str], ply: int) -> list[tuple[int, str]]:
+    start = max(0, min(ply - REPLAY_WINDOW // 2, len(line) - REPLAY_WINDOW))
+    return [
+        (number, line[number - 1])
+        for number in range(start + 1, min(start + REPLAY_WINDOW, len(line)) + 1)
+    ]
+
+
+@limits.rate_limited("import", *limits.IMPORT)
+@require_http_methods(["GET", "HEAD", "POST"])
 def import_record(request: HttpRequest) -> HttpResponse:
     """Paste a game record: replay it, or continue it as a new game of your own."""
     form = ImportForm(request.POST or None)
@@ -210,17 +231,21 @@ def import_record(request: HttpRequest) -> HttpResponse:
                     {"form": form, "error": _live_daily_refusal(live)},
                     status=403,
                 )
-            game = services.game_import(
-                player=current_player(request), record=record, now=timezone.now()
-            )
-            if form.cleaned_data["then"] == "continue" and not game.is_finished:
-                return redirect(game)
-            return redirect("games:replay", game_id=game.pk)
+            try:
+                game = services.game_import(
+                    player=current_player(request), record=record, now=timezone.now()
+                )
+            except RulesError as bad:
+                error = str(bad)
+            else:
+                if form.cleaned_data["then"] == "continue" and not game.is_finished:
+                    return redirect(game)
+                return redirect("games:replay", game_id=game.pk)
     status = 400 if error or form.errors else 200
     return render(request, "games/import.html", {"form": form, "error": error}, status=status)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def delete(request: HttpRequest, game_id: str) -> HttpResponse:
     """Delete a game: a confirmation page, then a POST; only by its owner."""
     game = get_object_or_404(Game, pk=game_id)
@@ -232,11 +257,15 @@ def delete(request: HttpRequest, game_id: str) -> HttpResponse:
             status=403,
         )
     if request.method == "POST":
-        services.game_delete(game_id=game.pk, player_id=session_player_id(request))
+        try:
+            services.game_delete(game_id=game.pk, player_id=session_player_id(request))
+        except services.NotOwner as error:
+            return render(request, "games/error.html", {"message": str(error)}, status=403)
         return redirect("games:my_games")
     return render(request, "games/confirm_delete.html", {"game": game, "rules": game.rules})
 
 
+@limits.rate_limited("hint", *limits.HINT)
 @require_POST
 def hint(request: HttpRequest, game_id: str) -> HttpResponse:
     """Highlight the next move of a winning line, or say why there is none."""
@@ -246,6 +275,8 @@ def hint(request: HttpRequest, game_id: str) -> HttpResponse:
         )
     except Game.DoesNotExist as error:
         raise Http404("No such game") from error
+    except solver_jobs.SolverBusy as error:
+        return limits.too_many(request, error.retry_after, str(error))
     except services.NotOwner as error:
         return _refused(request, game_id, str(error), status=403)
     except RulesError as error:
@@ -263,20 +294,43 @@ def hint(request: HttpRequest, game_id: str) -> HttpResponse:
     return _partials(request, context)
 
 
-@require_GET
+@limits.rate_limited("analyse", *limits.ANALYSE)
+@require_safe
 def analyse(request: HttpRequest, game_id: str) -> HttpResponse:
-    """After a lost game: the move after which it could no longer be won (owner only: the
-    search costs seconds)."""
+    """Where the game was lost: the move after which it could no longer be won (owner only).
+
+    The search runs in the task worker; until it is done the answer is "analysing…", which
+    htmx polls and a plain page refreshes."""
     game = get_object_or_404(Game, pk=game_id)
     if not _owns(request, game):
         return _refused(request, game_id, "Only the player of this game can analyse it", status=403)
-    ply = services.game_analyse(game)
-    context = {"message": analysis_message(game, ply), "game": game, "ply": ply, "error": False}
+    line, state = services.game_analyse(game=game, now=timezone.now())
+    return _analysis(request, game, line, state)
+
+
+@require_safe
+def analysis(request: HttpRequest, game_id: str) -> HttpResponse:
+    """The analysis as it stands (what "analysing…" polls); queues nothing."""
+    game = get_object_or_404(Game, pk=game_id)
+    if not _owns(request, game):
+        return _refused(request, game_id, "Only the player of this game can analyse it", status=403)
+    line = services.game_line(game)
+    return _analysis(request, game, line, solver_jobs.analysis_state(game=game, line=line))
+
+
+def _analysis(
+    request: HttpRequest, game: Game, line: list[str], state: solver_jobs.AnalysisState
+) -> HttpResponse:
+    if not state.done:
+        template = "games/analysis.html" + ("#analysing" if request.htmx else "")
+        return render(request, template, {"game": game, "done": False})
+    message = analysis_message(line, state.ply)
+    context = {"message": message, "game": game, "ply": state.ply, "error": False, "done": True}
     template = "games/game.html#status" if request.htmx else "games/analysis.html"
     return render(request, template, context)
 
 
-@require_GET
+@require_safe
 def record(request: HttpRequest, game_id: str) -> HttpResponse:
     game = get_object_or_404(Game, pk=game_id)
     if secret := _secret(request, game):
@@ -366,7 +420,10 @@ def _see_other(game: Game) -> HttpResponse:
 
 def _conflict(request: HttpRequest, error: services.GameConflict) -> HttpResponse:
     game = error.game
-    game.refresh_from_db()
+    try:
+        game.refresh_from_db()
+    except Game.DoesNotExist as gone:  # deleted while this action was on its way
+        raise Http404("This game was deleted") from gone
     board = services.game_board(game)
     context = _context(request, game, board, None, message=str(error))
     if not request.htmx:

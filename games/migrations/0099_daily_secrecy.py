@@ -20,7 +20,7 @@ def one_daily_game_per_player(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0099_pools_deal_verdicts"),
+        ("games", "0003_daily_and_entries"),
     ]
 
     operations = [

@@ -23,7 +23,7 @@ from django.urls import reverse
 from games import daily as dailies
 from games import services
 from games.loadtest import replay_problems
-from games.models import Daily, Entry, Game, Player
+from games.models import Daily, Entry, Game, Move, Player
 from games.rules import GAMES, RulesError
 from games.rules.record import split_record
 
@@ -379,3 +379,93 @@ def test_the_same_winning_move_from_two_tabs_stores_one_entry() -> None:
     assert kinds == ["GameConflict", "Outcome"], results
     assert Entry.objects.filter(player=player).count() == 1
     assert_consistent()
+
+
+# -- double submissions of forms (issue: nothing a client sends can crash a page) ----------
+
+
+def at_once(actions: list[Callable[[], Any]]) -> list[Any]:
+    """Fire ``actions`` at the same instant, each in its own thread and connection."""
+    gate = threading.Barrier(len(actions), timeout=10)
+
+    def gated(action: Callable[[], Any]) -> Callable[[], Any]:
+        def run() -> Any:
+            gate.wait()
+            return action()
+
+        return run
+
+    return in_threads([gated(action) for action in actions])
+
+
+@pytest.mark.parametrize("attempt", range(3))
+def test_two_identical_sign_ups_at_once_make_one_account_and_no_500(attempt: int) -> None:
+    from django.contrib.auth.models import User
+
+    form = {"username": "twin", "password1": "long enough pw 1", "password2": "long enough pw 1"}
+    clients = [browser(Player.objects.create()) for _ in range(2)]
+    token = clients[0].cookies["csrftoken"].value
+
+    def post(client: Client) -> Callable[[], int]:
+        return lambda: (
+            client.post("/accounts/signup/", form, headers={"X-CSRFToken": token}).status_code
+        )
+
+    statuses = at_once([post(client) for client in clients])
+
+    assert sorted(statuses) == [302, 400], statuses
+    assert User.objects.filter(username="twin").count() == 1
+
+
+@pytest.mark.parametrize("attempt", range(3))
+def test_a_double_clicked_delete_deletes_once_and_never_500s(attempt: int) -> None:
+    player = Player.objects.create()
+    game = start(player)
+    client = browser(player)
+    token = client.cookies["csrftoken"].value
+    url = f"{game.get_absolute_url()}delete"
+
+    def post() -> int:
+        return client.post(url, headers={"X-CSRFToken": token}).status_code
+
+    statuses = at_once([post, post])
+
+    assert all(status in (302, 404) for status in statuses), statuses
+    assert 302 in statuses
+    assert not Game.objects.filter(pk=game.pk).exists()
+
+
+@pytest.mark.parametrize("attempt", range(3))
+def test_a_delete_racing_moves_leaves_no_orphan_and_no_500(attempt: int) -> None:
+    player = Player.objects.create()
+    client = browser(player)
+    token = client.cookies["csrftoken"].value
+    hx = {"HX-Request": "true", "X-CSRFToken": token}
+    game = start(player)
+    url = game.get_absolute_url()
+
+    def move() -> int:
+        return client.post(f"{url}moves", {"move": "t3-t6", "ply": "0"}, headers=hx).status_code
+
+    def delete() -> int:
+        return client.post(f"{url}delete", headers={"X-CSRFToken": token}).status_code
+
+    statuses = at_once([move, delete, move])
+
+    assert all(status < 500 for status in statuses), statuses
+    assert not Game.objects.filter(pk=game.pk).exists()
+    assert not Move.objects.filter(game_id=game.pk).exists()
+
+
+def test_analyse_requests_at_once_queue_one_task() -> None:
+    from django_tasks_db.models import DBTaskResult
+
+    player = Player.objects.create()
+    game = start(player)
+    clients = [browser(player) for _ in range(4)]
+    url = f"{game.get_absolute_url()}analyse"
+
+    statuses = at_once([lambda c=c: c.get(url).status_code for c in clients])
+
+    assert statuses == [200] * 4
+    assert DBTaskResult.objects.count() == 1
