@@ -14,6 +14,7 @@ import logging
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 from django.tasks import task
 from django_tasks_db.models import DBTaskResult
 
@@ -26,7 +27,9 @@ logger = logging.getLogger(__name__)
 RETRY_AFTER = dt.timedelta(minutes=10)
 """A date whose task finished with games still missing (no deal within the budget, a crash)
 is queued again only after this long: a request never restarts a failing search in a loop."""
-PENDING = ("READY", "RUNNING")
+STUCK_AFTER = dt.timedelta(hours=1)
+"""A task still RUNNING after this long belongs to a worker that died mid-search (a day's
+preparation takes minutes at most): the date may be queued again."""
 
 
 @task
@@ -62,9 +65,11 @@ def daily_request(*, date: dt.date, now: dt.datetime) -> bool:
             date=date, defaults={"queued_at": now}
         )
         if not created:
-            pending = DBTaskResult.objects.filter(
-                id=preparation.task_id or None, status__in=PENDING
-            ).exists()
+            pending = (
+                DBTaskResult.objects.filter(id=preparation.task_id or None)
+                .filter(Q(status="READY") | Q(status="RUNNING", started_at__gt=now - STUCK_AFTER))
+                .exists()
+            )
             if pending or now - preparation.queued_at < RETRY_AFTER or not missing_games(date):
                 return True
         result = prepare_day.enqueue(date.isoformat())

@@ -317,6 +317,17 @@ def test_a_failed_preparation_is_queued_again_only_after_a_pause(db: None, run_t
     assert DBTaskResult.objects.count() == 2
 
 
+def test_a_preparation_whose_worker_died_is_queued_again(db: None) -> None:
+    daily_tasks.daily_request(date=DAY, now=NOON)
+    DBTaskResult.objects.update(status="RUNNING", started_at=NOON)
+
+    daily_tasks.daily_request(date=DAY, now=NOON + daily_tasks.RETRY_AFTER)
+    assert DBTaskResult.objects.count() == 1  # still running: a live worker
+
+    daily_tasks.daily_request(date=DAY, now=NOON + daily_tasks.STUCK_AFTER * 2)
+    assert DBTaskResult.objects.count() == 2
+
+
 def test_the_preparation_task_stores_every_game_of_the_day(db: None, monkeypatch) -> None:
     monkeypatch.setattr(dailies, "choose_deal", lambda game, date: (7, ["t1-t2"]))
 
