@@ -34,17 +34,18 @@ preparation takes minutes at most): the date may be queued again."""
 
 @task
 def prepare_day(date: str) -> dict[str, int | None]:
-    """Prepare every missing daily of ``date`` (ISO): ``{game: deal}``, ``None`` when no
-    candidate was proved winnable within the game's budget."""
+    """Prepare every missing daily of ``date`` (ISO): ``{game: par}``, ``None`` when no
+    candidate was proved winnable within the game's budget. (Not the deals: task results
+    are kept in a table, and days ahead are secret.)"""
     day = dt.date.fromisoformat(date)
-    deals: dict[str, int | None] = {}
+    pars: dict[str, int | None] = {}
     for slug in GAMES:
         try:
-            deals[slug] = daily_prepare(game=slug, date=day).deal
+            pars[slug] = daily_prepare(game=slug, date=day).par
         except DailyUnavailable as error:
             logger.warning("%s", error)
-            deals[slug] = None
-    return deals
+            pars[slug] = None
+    return pars
 
 
 def missing_games(date: dt.date) -> list[str]:

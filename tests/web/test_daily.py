@@ -329,11 +329,12 @@ def test_a_preparation_whose_worker_died_is_queued_again(db: None) -> None:
 
 
 def test_the_preparation_task_stores_every_game_of_the_day(db: None, monkeypatch) -> None:
-    monkeypatch.setattr(dailies, "choose_deal", lambda game, date: (7, ["t1-t2"]))
+    monkeypatch.setattr(dailies, "choose_deal", lambda game, date: (7, ["t1-t2", "t2-t1"]))
 
-    deals = daily_tasks.prepare_day.call(str(DAY))
+    pars = daily_tasks.prepare_day.call(str(DAY))
 
-    assert deals == dict.fromkeys(GAMES, 7)
+    assert pars == dict.fromkeys(GAMES, 2)  # never the deals: task results are kept
+    assert set(Daily.objects.values_list("deal", flat=True)) == {7}
     assert Daily.objects.filter(date=DAY).count() == len(GAMES)
 
 
