@@ -144,7 +144,7 @@ def cache_from_url(url: str) -> dict[str, object]:
         return {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": url,
-            "KEY_PREFIX": "castle",
+            "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "castle"),
         }
     raise ImproperlyConfigured(
         f"CACHE_URL {url!r}: use redis://, rediss://, unix://, locmem:// or dummy://"
@@ -182,6 +182,8 @@ RATELIMIT_ENABLE = env_bool("RATELIMIT_ENABLE", default=True)
 # Web workers per app server (gunicorn's own variable): the solver may hold at most half of
 # them at once (games.solver_jobs), so moves never queue behind hints.
 WEB_CONCURRENCY = int(os.environ.get("WEB_CONCURRENCY", "2"))
+# Where the solver's slot locks live (one directory per host; default: the temp directory).
+SOLVER_LOCK_DIR = os.environ.get("SOLVER_LOCK_DIR", "")
 
 LOGIN_URL = "games:login"
 LOGIN_REDIRECT_URL = "games:my_games"
