@@ -48,6 +48,8 @@ ANALYSE_SECONDS = 10.0
 """The worker's budget for one analysis (no web worker waits for it)."""
 ANALYSIS_RETRY = timedelta(minutes=5)
 """An analysis still not done after this long (its worker died) is queued again."""
+MAX_PENDING_ANALYSES = 30
+"""Analyses waiting for the worker at most (about three minutes of one worker's time)."""
 
 
 class SolverBusy(Exception):
@@ -139,9 +141,17 @@ def analysis_key(game: Game, line: Sequence[str]) -> str:
 
 def analysis_request(*, game: Game, line: Sequence[str], now: datetime) -> AnalysisState:
     """The analysis of ``line`` from the game's deal: done, or queued (exactly once, and
-    again only if its worker died)."""
+    again only if its worker died).
+
+    A new analysis is refused (``SolverBusy``) while this player's previous one is still
+    pending, or while ``MAX_PENDING_ANALYSES`` wait for the worker: the queue stays short
+    enough for everyone's answer (and the dailies) to come in time."""
     key = analysis_key(game, line)
+    if not Analysis.objects.filter(key=key).exists():
+        _check_room(game.owner_id, now)
     row, created = Analysis.objects.get_or_create(key=key, defaults={"requested_at": now})
+    if created:
+        cache.set(f"analysing:{game.owner_id}", key, timeout=int(ANALYSIS_RETRY.total_seconds()))
     if not row.done:
         stale = row.requested_at < now - ANALYSIS_RETRY
         retry = stale and bool(
@@ -153,6 +163,15 @@ def analysis_request(*, game: Game, line: Sequence[str], now: datetime) -> Analy
             analyse_line.enqueue(key, game.game, game.deal, sorted(game.options), list(line))
     counted = cache.add(f"analysed:{game.pk}:{key}", 1, timeout=30 * 24 * 3600)
     return AnalysisState(done=row.done, ply=row.ply, counted=counted)
+
+
+def _check_room(player_id: uuid.UUID, now: datetime) -> None:
+    pending = cache.get(f"analysing:{player_id}")
+    if pending and Analysis.objects.filter(key=pending, done=False).exists():
+        raise SolverBusy("Your last analysis is still running: wait for its answer.", 10)
+    waiting = Analysis.objects.filter(done=False, requested_at__gte=now - ANALYSIS_RETRY)
+    if waiting.count() >= MAX_PENDING_ANALYSES:
+        raise SolverBusy("The analyser is busy with other games: try again in a minute.", 60)
 
 
 def analysis_state(*, game: Game, line: Sequence[str]) -> AnalysisState:

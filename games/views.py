@@ -266,7 +266,10 @@ def analyse(request: HttpRequest, game_id: str) -> HttpResponse:
     game = get_object_or_404(Game, pk=game_id)
     if not _owns(request, game):
         return _refused(request, game_id, "Only the player of this game can analyse it", status=403)
-    line, state = services.game_analyse(game=game, now=timezone.now())
+    try:
+        line, state = services.game_analyse(game=game, now=timezone.now())
+    except solver_jobs.SolverBusy as error:
+        return limits.too_many(request, error.retry_after, str(error))
     return _analysis(request, game, line, state)
 
 

@@ -7,6 +7,7 @@ import pytest
 from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
 from games import services, solver_jobs
@@ -241,3 +242,31 @@ def test_hint_and_analyse_on_a_daily_game_both_count_as_hints(
 
     game.refresh_from_db()
     assert game.hints == 2
+
+
+def test_a_player_waits_for_their_last_analysis_before_queueing_another(
+    owner_client: Client, player: Player, start_game, run_tasks
+) -> None:
+    first, second = start_game("beleaguered-castle", 1), start_game("beleaguered-castle", 3)
+    owner_client.get(reverse("games:analyse", args=[first.pk]))
+
+    refused = owner_client.get(reverse("games:analyse", args=[second.pk]), headers=HX)
+
+    assert refused.status_code == 429 and "still running" in refused.text
+    assert DBTaskResult.objects.count() == 1
+    run_tasks()
+    assert owner_client.get(reverse("games:analyse", args=[second.pk])).status_code == 200
+    assert DBTaskResult.objects.count() == 2
+
+
+def test_a_full_analysis_queue_refuses_new_analyses(
+    owner_client: Client, game: Game, now, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(solver_jobs, "MAX_PENDING_ANALYSES", 3)
+    for index in range(3):
+        Analysis.objects.create(key=f"other-{index}", requested_at=timezone.now())
+
+    response = owner_client.get(reverse("games:analyse", args=[game.pk]))
+
+    assert response.status_code == 429 and "busy with other games" in response.text
+    assert DBTaskResult.objects.count() == 0
