@@ -8,6 +8,7 @@ DEV := DEBUG=1
 PORT ?= 8000
 # `serve` runs the production settings over plain HTTP on this machine only.
 SERVE := SECRET_KEY="$${SECRET_KEY:-castle-local-serve-only}" \
+	DAILY_SECRET="$${DAILY_SECRET:-castle-local-serve-only}" \
 	ALLOWED_HOSTS="$${ALLOWED_HOSTS:-127.0.0.1,localhost}" \
 	SECURE_SSL_REDIRECT="$${SECURE_SSL_REDIRECT:-0}"
 

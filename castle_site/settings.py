@@ -9,6 +9,8 @@ The variables, all optional in development (README, "Deployment"):
 - ``DATABASE_URL``: ``postgres://user@host:5432/name`` (default: ``db.sqlite3``);
   ``CONN_MAX_AGE`` seconds to keep its connections (default 60); ``TEST_DATABASE_NAME``
   for the test database (default ``test_`` + the name).
+- ``DAILY_SECRET``: mixed into the daily challenge's deals (required in production);
+  ``DAILY_LAUNCH`` the first daily's date; ``DAILY_DAYS_AHEAD`` days prepared ahead (7).
 - ``SECRET_KEY`` (and, while rotating it, the old keys in ``SECRET_KEY_FALLBACKS``),
   ``ALLOWED_HOSTS`` and ``CSRF_TRUSTED_ORIGINS`` (comma-separated), ``DEBUG``,
   ``SECURE_SSL_REDIRECT`` (default on in production), ``LOG_LEVEL``.
@@ -54,6 +56,22 @@ if not SECRET_KEY:
 # Signs cookies (CSRF, messages) and password reset tokens; sessions live on the server.
 SECRET_KEY_FALLBACKS = env_list("SECRET_KEY_FALLBACKS", default=[])
 
+# Mixed into every daily's candidate deals (HMAC): without it, anyone with the public code
+# could compute tomorrow's deals. The same on every server and worker; never rotate it while
+# dailies are prepared ahead (a new secret only changes days not yet prepared).
+DAILY_SECRET = os.environ.get("DAILY_SECRET", "")
+if not DAILY_SECRET:
+    if not LOCAL:
+        raise ImproperlyConfigured("Set DAILY_SECRET (or DEBUG=1 for local development).")
+    DAILY_SECRET = "castle-local-development-daily-secret-not-for-production"
+# The first day of the daily challenge (YYYY-MM-DD); default: the first prepared daily.
+DAILY_LAUNCH = os.environ.get("DAILY_LAUNCH", "").strip() or None
+# The speed rule: a daily win whose player moves came with a median gap under this many
+# milliseconds is flagged for a moderator (games/daily.py explains the rule).
+DAILY_MIN_HUMAN_GAP_MS = int(os.environ.get("DAILY_MIN_HUMAN_GAP_MS", "150"))
+# How many days after today the worker's schedule keeps prepared.
+DAILY_DAYS_AHEAD = int(os.environ.get("DAILY_DAYS_AHEAD", "7"))
+
 ALLOWED_HOSTS = env_list(
     "ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "testserver"] if LOCAL else []
 )
@@ -76,6 +94,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.middleware.gzip.GZipMiddleware",  # pages and move answers; BREACH-padded
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",

@@ -179,6 +179,7 @@ def free_port() -> int:
 
 SERVER_ENV = {
     "SECRET_KEY": "castle-bench-only",
+    "DAILY_SECRET": "castle-bench-only",
     "ALLOWED_HOSTS": "127.0.0.1",
     "SECURE_SSL_REDIRECT": "0",
     "DEBUG": "0",

@@ -18,7 +18,7 @@ from django.db import IntegrityError, transaction
 from django.dispatch import receiver
 from django.http import HttpRequest
 
-from games.models import AccountSession, Game, Player
+from games.models import AccountSession, Entry, Game, Player
 
 SESSION_KEY = "castle_player"
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9 ._'-]{1,23}")
@@ -111,7 +111,8 @@ def player_adopt(*, anonymous_id: uuid.UUID | None, user: object) -> Player:
     """The account's player after a log-in, holding the anonymous player's games too.
 
     A first log-in (or a sign-up) turns the anonymous player into the account's; a later
-    one moves the anonymous games to the account's player and drops the empty anonymous one.
+    one moves the anonymous games and daily entries to the account's player (keeping the
+    better entry for a day both played) and drops the empty anonymous one.
     """
     anonymous = (
         Player.objects.select_for_update().filter(pk=anonymous_id, user=None).first()
@@ -125,6 +126,8 @@ def player_adopt(*, anonymous_id: uuid.UUID | None, user: object) -> Player:
         account.save()
         return account
     if anonymous is not None and anonymous.pk != account.pk:
+        _merge_dailies(anonymous, account)
+        Entry.objects.filter(player=anonymous).update(player=account)
         Game.objects.filter(owner=anonymous).update(owner=account)
         if not account.display_name and anonymous.display_name:
             account.display_name, anonymous.display_name = anonymous.display_name, ""
@@ -132,6 +135,21 @@ def player_adopt(*, anonymous_id: uuid.UUID | None, user: object) -> Player:
             account.save(update_fields=["display_name"])
         anonymous.delete()
     return account
+
+
+def _merge_dailies(anonymous: Player, account: Player) -> None:
+    """Before moving the anonymous games: for a daily both players have a game of, keep the
+    game with the better entry (a win beats none; else the account's) and delete the other,
+    since a player has one game of each daily."""
+    mine = {g.daily_id: g for g in account.games.filter(daily__isnull=False)}
+    entries = {e.game_id: e for e in Entry.objects.filter(player__in=[anonymous, account])}
+    for theirs in anonymous.games.filter(daily_id__in=list(mine)):
+        ours = mine[theirs.daily_id]
+        ours_entry, theirs_entry = entries.get(ours.pk), entries.get(theirs.pk)
+        better = theirs_entry is not None and (
+            ours_entry is None or theirs_entry.rank_key < ours_entry.rank_key
+        )
+        (ours if better else theirs).delete()  # its entry goes with it
 
 
 @receiver(user_logged_in)

@@ -10,7 +10,6 @@ clock.
 from __future__ import annotations
 
 import functools
-import secrets
 import threading
 import uuid
 from collections import OrderedDict
@@ -24,7 +23,9 @@ from django.db.models import F
 from games import rows, solver_jobs
 from games.daily import record_win
 from games.models import Daily, Game, Move, Player
-from games.rules import MAX_DEAL, Board, GameRecord, IllegalMove, get_game
+from games.pools import random_playable_deal
+from games.rules import Board, GameRecord, IllegalMove, get_game
+from games.rules import Move as RulesMove
 from games.rules.solver import Hint
 
 IDLE_CAP = timedelta(minutes=2)
@@ -61,11 +62,15 @@ class NotOwner(Exception):
 
 @dataclass(frozen=True)
 class Outcome:
-    """A write's result: the game row, its board and the moves this action played."""
+    """A write's result: the game row, its board and the moves this action played (for an
+    undo, ``back``, the moves it took back), in play order; the last ``automatic`` of them
+    were auto-play or auto-finish."""
 
     game: Game
     board: Board
     played: tuple[str, ...] = ()
+    automatic: int = 0
+    back: bool = False
 
 
 def game_start(
@@ -78,9 +83,11 @@ def game_start(
     daily: Daily | None = None,
     now: datetime,
 ) -> Game:
-    """Create a game of ``deal`` (a random one when ``None``) and play its safe opening."""
+    """Create a game of ``deal`` and play its safe opening. Without a ``deal``, a random one
+    that leaves a legal move after that opening (``games.pools`` deals proved ones)."""
     rules = get_game(game)
-    number = deal if deal is not None else secrets.randbelow(MAX_DEAL) + 1
+    options = tuple(options)
+    number = deal if deal is not None else random_playable_deal(rules, options)
     board = Board(rules, number, options=options)
     autoplay = player.autoplay if autoplay is None else autoplay
     with transaction.atomic():
@@ -179,15 +186,52 @@ def game_play_move(
     expected_ply: int | None,
     now: datetime,
 ) -> Outcome:
-    """Play one move (raises ``IllegalMove`` or ``NotationError``), then safe auto-play."""
+    """Play one move (raises ``IllegalMove`` or ``NotationError``), then with auto-play on,
+    the safe foundation moves and, once only foundation moves are left, the rest of them."""
     game, board = _load(game_id, player_id, expected_ply)
     move = board.play(notation)
     played = [(move.notation(), False)]
     if game.autoplay:
-        played += [(m.notation(), True) for m in board.autoplay()]
+        played += [(m.notation(), True) for m in (*board.autoplay(), *auto_finish(board))]
     with transaction.atomic():
         _append(game, board, played, now=now)
-    return Outcome(game, board, tuple(n for n, _ in played))
+    return Outcome(game, board, tuple(n for n, _ in played), automatic=len(played) - 1)
+
+
+def auto_finish(board: Board) -> list[Move]:
+    """Play the game out when foundation moves alone win it; return those moves (none when
+    they do not). Each is a move like any other (RULES.md counts every card moved).
+
+    Never while Chessboard's base rank is open: only a player's move may choose it.
+    """
+    if board.rules.base_is_chosen and board.base_rank is None:
+        return []
+    trial = board.copy(stack=False)
+    moves: list[RulesMove] = []
+    while not trial.is_won():
+        step = next((m for m in trial.legal_moves() if m.to_foundation), None)
+        if step is None:
+            return []
+        trial.push(step)
+        moves.append(step)
+    for step in moves:
+        board.push(step)
+    return moves
+
+
+@functools.lru_cache(maxsize=1024)
+def _opening(slug: str, deal: int, options: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(m.notation() for m in _deal(slug, deal, options).autoplay())
+
+
+def opening_ply(game: Game, board: Board) -> int:
+    """Where the game's opening ends: after the deal's safe auto-play when the game's line
+    begins with it (a game started with auto-play on), else at the deal."""
+    opening = _opening(game.game, game.deal, tuple(game.options))
+    if not opening or board.ply < len(opening):
+        return 0
+    line = board.move_stack[: len(opening)]
+    return len(opening) if tuple(m.notation() for m in line) == opening else 0
 
 
 def game_undo(
@@ -195,7 +239,7 @@ def game_undo(
 ) -> Outcome:
     """Take back the last player move and the auto-play that followed it; or a restart."""
     game, board = _load(game_id, player_id, expected_ply)
-    if board.ply == 0 and game.restart_ply:
+    if game.restart_ply and board.ply < game.restart_ply:
         return _redo(game, board, now=now, upto=game.restart_ply, count_undo=True)
     group = _last_group(_line(game, board))
     if not group:
@@ -207,7 +251,8 @@ def game_undo(
     with transaction.atomic():
         _save(game, board, now=now)
         Move.objects.filter(pk__in=[pk for pk, _, _ in group]).update(undone=True)
-    return Outcome(game, board, tuple(notation for _, notation, _ in group))
+    played = tuple(notation for _, notation, _ in group)
+    return Outcome(game, board, played, automatic=len(group) - 1, back=True)
 
 
 def game_redo(
@@ -221,18 +266,24 @@ def game_redo(
 def game_restart(
     *, game_id: uuid.UUID, player_id: PlayerId, expected_ply: int | None, now: datetime
 ) -> Outcome:
-    """Back to the deal; one undo brings the position back."""
+    """Back to the opening the player first saw (the deal, and the safe auto-play that
+    opened the game when it was started with auto-play on), counting each move taken back as
+    an undo; one undo brings the position back."""
     game, board = _load(game_id, player_id, expected_ply)
-    if board.ply == 0:
-        raise IllegalMove("restart", "The game is already at its start")
     line = _line(game, board)
+    opening = opening_ply(game, board)
+    if not all(auto for _, _, auto in line[:opening]):
+        opening = 0  # the player made those moves by hand
+    if board.ply <= opening:
+        raise IllegalMove("restart", "The game is already at its start")
     restart_ply = board.ply
-    while board.ply:
+    while board.ply > opening:
         board.pop()
-    game.redo += restart_ply
+    game.redo += restart_ply - opening
+    game.undos += restart_ply - opening  # every move a restart takes back is an undo (RULES.md)
     with transaction.atomic():
         _save(game, board, now=now, restart_ply=restart_ply)
-        Move.objects.filter(pk__in=[pk for pk, _, _ in line]).update(undone=True)
+        Move.objects.filter(pk__in=[pk for pk, _, _ in line[opening:]]).update(undone=True)
     return Outcome(game, board)
 
 
@@ -242,11 +293,12 @@ def game_set_autoplay(
     """Switch auto-play for this game and save it as the player's preference."""
     game, board = _load(game_id, player_id, None)
     game.autoplay = on
-    played = [(m.notation(), True) for m in board.autoplay()] if on else []
+    moves = [*board.autoplay(), *auto_finish(board)] if on else []
+    played = [(m.notation(), True) for m in moves]
     with transaction.atomic():
         _append(game, board, played, now=now)
         Player.objects.filter(pk=player_id).update(autoplay=on)
-    return Outcome(game, board, tuple(n for n, _ in played))
+    return Outcome(game, board, tuple(n for n, _ in played), automatic=len(played))
 
 
 # -- helpers ------------------------------------------------------------------------------
@@ -322,7 +374,8 @@ def _redo(
     with transaction.atomic():
         _save(game, board, now=now)
         Move.objects.filter(pk__in=[m[0] for m in pending]).update(undone=False)
-    return Outcome(game, board, tuple(m[2] for m in pending))
+    automatic = len(pending) - 1 - max((i for i, m in enumerate(pending) if not m[3]), default=-1)
+    return Outcome(game, board, tuple(m[2] for m in pending), automatic=automatic)
 
 
 def _append(game: Game, board: Board, played: list[tuple[str, bool]], *, now: datetime) -> None:

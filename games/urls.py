@@ -3,7 +3,7 @@ import datetime as dt
 from django.contrib.auth import views as auth_views
 from django.urls import path, register_converter
 
-from games import daily_views, limits, player_views, views
+from games import daily_views, limits, player_views, pool_views, views
 from games.limits import rate_limited
 
 
@@ -27,6 +27,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.health, name="health"),
     path("robots.txt", views.robots, name="robots"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("rules/<slug:slug>/", views.rules_page, name="rules"),
     path("play/<slug:slug>/", views.play, name="play"),
     path("play/<slug:slug>/<int:deal>/", views.play, name="play_deal"),
@@ -41,6 +42,7 @@ urlpatterns = [
     path("games/<uuid:game_id>/delete", views.delete, name="delete"),
     path("games/<uuid:game_id>/hint", views.hint, name="hint"),
     path("games/<uuid:game_id>/analyse", views.analyse, name="analyse"),
+    path("games/<uuid:game_id>/verdict", pool_views.verdict, name="verdict"),
     path("games/<uuid:game_id>/analysis", views.analysis, name="analysis"),
     path("import/", views.import_record, name="import"),
     path("daily/", daily_views.today, name="daily"),

@@ -3,8 +3,6 @@ from datetime import timedelta
 from django import template
 from django.utils.safestring import SafeString, mark_safe
 
-from games.presentation import BoardView, piles_html
-
 register = template.Library()
 
 
@@ -21,12 +19,6 @@ def clock(value: timedelta) -> str:
 def duration_iso(value: timedelta) -> str:
     """``PT187S``: the machine-readable form for ``<time datetime>``."""
     return f"PT{int(value.total_seconds())}S"
-
-
-@register.simple_tag
-def piles(view: BoardView) -> SafeString:
-    """``{% piles view %}``: every pile of the board as buttons (see ``piles_html``)."""
-    return mark_safe(piles_html(view))  # built from engine values and escaped values
 
 
 @register.simple_tag

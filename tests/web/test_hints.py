@@ -27,9 +27,27 @@ def test_hint_highlights_the_next_move_of_a_winning_line_and_counts(
 
     assert response.status_code == 200
     assert "Hint: " in response.text and "moves to win" in response.text
-    assert " hinted " in response.text and "selecting" in response.text
+    assert 'class="card h hint-from" aria-label="Ten of hearts, top of right pile 3, hinted' in (
+        response.text
+    )
+    assert 'class="pile right t hint-to n6" data-pile="t8"' in response.text
+    assert (
+        "selecting" not in response.text
+        and "Ten of hearts from right pile 3 to right pile 4" in (response.text)
+    )
     game.refresh_from_db()
     assert game.hints == 1 and game.ply == 0
+
+
+def test_without_javascript_the_hinted_card_comes_selected(
+    owner_client: Client, start_game
+) -> None:
+    game = start_game("beleaguered-castle", 2)
+
+    response = owner_client.post(reverse("games:hint", args=[game.pk]))
+
+    assert "selecting" in response.text and 'value="t7-t8"' in response.text
+    assert "hint-to" in response.text
 
 
 def test_hint_says_when_the_position_can_no_longer_be_won(owner_client: Client, start_game) -> None:

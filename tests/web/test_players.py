@@ -163,8 +163,8 @@ def test_replay_steps_through_the_line_for_anyone(
 
     assert 'data-testid="replay-ply">2<' in last.text
     assert first.text.lstrip().startswith('<div id="replay">')
-    assert 'aria-label="Eight of clubs, top of pile 3"' in first.text
-    assert 'aria-label="Eight of clubs, top of pile 6"' in middle.text
+    assert 'aria-label="Eight of clubs, top of left pile 3"' in first.text
+    assert 'aria-label="Eight of clubs, top of right pile 2"' in middle.text
     assert 'name="select"' not in last.text
     assert "Resume playing" not in last.text
 

@@ -1,0 +1,301 @@
+"""Every page at the screens people play on: laptops, a large monitor and a phone.
+
+One browser context per screen size, one page per check. For every page: no sideways
+scroll. For boards: every foundation and every pile's top card inside the viewport, no two
+piles overlapping, every rank index whole (not covered by the next card, at least 11 px) and,
+on the phone, every playable card a 24 px tap target. The board stays put when a message
+appears. Screenshots go to test-results/screenshots/ for a person to look at.
+"""
+
+import datetime as dt
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.utils import timezone
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+from pytest_django.live_server_helper import LiveServer
+
+from games.models import Daily, Entry, Game, Player
+from games.rules import GAMES, get_game
+from games.rules.board import Board
+
+pytestmark = pytest.mark.browser
+
+LINES = Path(__file__).parent / "lines"
+SHOTS = Path(__file__).resolve().parents[2] / "test-results" / "screenshots"
+
+SCREENS = {
+    "1280x800": (1280, 800),
+    "1366x768": (1366, 768),
+    "1920x1080": (1920, 1080),
+    "375x667": (375, 667),
+}
+PHONE = "375x667"
+
+# One deal of each game, autoplay off so the opening position (full piles) is what fits.
+BOARDS = {slug: f"/play/{slug}/3/?autoplay=0" for slug in GAMES}
+# Positions with long piles, reached by real moves (records in lines/): 15 and 11 cards.
+LONG = ["beleaguered-castle-long", "fortress-long"]
+
+
+@pytest.fixture(scope="module", params=list(SCREENS))
+def screen(request: pytest.FixtureRequest, browser: Browser) -> Iterator[BrowserContext]:
+    width, height = SCREENS[request.param]
+    context = browser.new_context(viewport={"width": width, "height": height})
+    context.screen_name = request.param  # type: ignore[attr-defined]
+    yield context
+    context.close()
+
+
+@pytest.fixture
+def tab(screen: BrowserContext, live_server: LiveServer) -> Iterator[Page]:
+    """A fresh page (and a fresh player: the database is new for every test)."""
+    screen.clear_cookies()
+    page = screen.new_page()
+    yield page
+    page.close()
+
+
+def name_of(page: Page) -> str:
+    return page.context.screen_name  # type: ignore[attr-defined,no-any-return]
+
+
+def shoot(page: Page, what: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"layout-{name_of(page)}-{what}.png"))
+
+
+def assert_no_sideways_scroll(page: Page) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= page.viewport_size["width"], f"page is {width} px wide"  # type: ignore[index]
+
+
+# Measures the board in the page: one script, so a check costs one round trip.
+MEASURE = """
+() => {
+  const visible = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== "hidden";
+  const box = (r) => ({left: r.left, top: r.top, right: r.right, bottom: r.bottom});
+  const piles = [...document.querySelectorAll("#board .pile")].filter(visible);
+  const out = {piles: [], tops: [], ranks: [], targets: []};
+  for (const pile of piles) {
+    const cards = [...pile.children].filter(visible);
+    if (!cards.length) continue;
+    const rects = cards.map((c) => c.getBoundingClientRect());
+    out.piles.push({
+      name: pile.dataset.pile,
+      found: pile.classList.contains("found"),
+      left: Math.min(...rects.map((r) => r.left)), top: Math.min(...rects.map((r) => r.top)),
+      right: Math.max(...rects.map((r) => r.right)), bottom: Math.max(...rects.map((r) => r.bottom)),
+    });
+    out.tops.push({name: pile.dataset.pile, ...box(rects[rects.length - 1])});
+    cards.forEach((card, i) => {
+      if (!card.classList.contains("card")) return;
+      const text = [...card.childNodes].find((n) => n.nodeType === 3 && n.textContent.trim());
+      const range = document.createRange();
+      range.selectNodeContents(text);
+      const rank = range.getBoundingClientRect();
+      const next = rects[i + 1];
+      const r = rects[i];
+      let covered = false;
+      if (next) {
+        covered = next.left < rank.right - 1 && next.right > rank.left + 1 &&
+                  next.top < rank.bottom - 1 && next.bottom > rank.top + 1;
+      }
+      out.ranks.push({
+        card: card.getAttribute("aria-label"), size: parseFloat(getComputedStyle(card).fontSize),
+        covered, inside: rank.left >= r.left - 1 && rank.right <= r.right + 1 && rank.top >= r.top - 1 && rank.bottom <= r.bottom + 1,
+      });
+      if (card.disabled) return;
+      let w = r.width, h = r.height;
+      if (next) {
+        if (next.top > r.top + 1) h = next.top - r.top;
+        else if (next.left > r.left + 1) w = next.left - r.left;
+        else if (next.right < r.right - 1) w = r.right - next.right;
+      }
+      out.targets.push({card: card.getAttribute("aria-label"), w, h});
+    });
+  }
+  return out;
+}
+"""
+
+
+def check_board(page: Page, what: str) -> dict[str, Any]:
+    """The board's checks; returns the measures for more."""
+    expect(page.locator("#board")).to_be_visible()
+    shoot(page, what)
+    assert_no_sideways_scroll(page)
+    width, height = page.viewport_size["width"], page.viewport_size["height"]  # type: ignore[index]
+    m: dict[str, Any] = page.evaluate(MEASURE)
+
+    outside = [
+        t["name"]
+        for t in m["tops"]
+        if t["left"] < 0 or t["top"] < 0 or t["right"] > width + 0.5 or t["bottom"] > height + 0.5
+    ]
+    assert not outside, f"top cards outside the {width}x{height} viewport: {outside}"
+    assert any(p["found"] for p in m["piles"]) or "archway" not in what
+
+    piles = m["piles"]
+    overlapping = [
+        (a["name"], b["name"])
+        for i, a in enumerate(piles)
+        for b in piles[i + 1 :]
+        if a["left"] < b["right"] - 1
+        and b["left"] < a["right"] - 1
+        and a["top"] < b["bottom"] - 1
+        and b["top"] < a["bottom"] - 1
+    ]
+    assert not overlapping, f"overlapping piles: {overlapping}"
+
+    small = [r["card"] for r in m["ranks"] if r["size"] < 11]
+    covered = [r["card"] for r in m["ranks"] if r["covered"] or not r["inside"]]
+    assert not small, f"rank index under 11 px: {small}"
+    assert not covered, f"rank index clipped or covered: {covered}"
+
+    if name_of(page) == PHONE:
+        tiny = [
+            (t["card"], round(t["w"]), round(t["h"]))
+            for t in m["targets"]
+            if min(t["w"], t["h"]) < 24
+        ]
+        assert not tiny, f"tap targets under 24 px: {tiny}"
+    return m
+
+
+def import_line(page: Page, live_server: LiveServer, name: str, then: str = "continue") -> None:
+    page.goto(live_server.url + "/import/")
+    page.get_by_label("Record").fill((LINES / f"{name}.txt").read_text())
+    page.get_by_label("Continue it as my game" if then == "continue" else "Replay it").check()
+    page.get_by_role("button", name="Import").click()
+
+
+@pytest.mark.parametrize("slug", list(BOARDS))
+def test_every_board_fits(tab: Page, live_server: LiveServer, slug: str) -> None:
+    tab.goto(live_server.url + BOARDS[slug])
+    check_board(tab, slug)
+
+
+@pytest.mark.parametrize("name", LONG)
+def test_long_piles_fit_and_stay_legible(tab: Page, live_server: LiveServer, name: str) -> None:
+    import_line(tab, live_server, name)
+    m = check_board(tab, name)
+    assert max(int(p["name"][1:]) > 0 and 1 for p in m["piles"])
+    longest = tab.evaluate(
+        "Math.max(...[...document.querySelectorAll('#board .pile.t')].map(p => p.children.length))"
+    )
+    assert longest >= 11
+
+
+def boxes(page: Page) -> list[dict[str, float]]:
+    return page.evaluate(
+        "[...document.querySelectorAll('#board .pile')].map(p => {"
+        " const r = p.getBoundingClientRect(); return [p.dataset.pile, r.left, r.top, r.width, r.height]; })"
+    )
+
+
+def test_a_message_does_not_move_the_board(tab: Page, live_server: LiveServer) -> None:
+    tab.goto(live_server.url + "/play/beleaguered-castle/1/?autoplay=0")
+    before = boxes(tab)
+
+    tab.locator('#board button[name="select"][value="t6"]').click()
+    tab.locator('#board button[name="move"][value="t6-t2"]').click()
+    expect(tab.locator("#status .message")).to_be_visible()
+
+    shoot(tab, "message")
+    assert boxes(tab) == before
+
+
+def test_archway_foundations_stay_put_as_piles_shrink(tab: Page, live_server: LiveServer) -> None:
+    tab.goto(live_server.url + "/play/archway/3/?autoplay=0")
+    found = tab.locator("#board .foundations")
+    before = found.bounding_box()
+    board = Board(get_game("archway"), 3)
+
+    for ply in (1, 2, 3):
+        move = next(m for m in board.legal_moves() if m.target.startswith("f"))
+        board.play(move)
+        notation = move.notation()
+        tab.locator(f'#board button[name="select"][value="{notation.split("-")[0]}"]').click()
+        tab.locator(f'#board button[name="move"][value="{notation}"]').click()
+        expect(tab.get_by_test_id("moves")).to_have_text(str(ply))
+        assert found.bounding_box() == before
+    check_board(tab, "archway-after-moves")
+
+
+@pytest.fixture
+def dailies(transactional_db: None) -> Daily:
+    """Today's dailies, and five other players' wins of Citadel's (for the histogram)."""
+    today = dt.datetime.now(dt.UTC).date()
+    for slug in GAMES:
+        Daily.objects.create(game=slug, date=today, deal=3, par=60, solution="")
+    daily = Daily.objects.get(game="citadel", date=today)
+    for n, moves in enumerate([58, 60, 60, 63, 71]):
+        player = Player.objects.create(display_name=f"Rival {n}")
+        game = Game.objects.create(
+            game="citadel", deal=3, owner=player, status=Game.Status.WON, ply=moves, daily=daily
+        )
+        Entry.objects.create(
+            daily=daily,
+            player=player,
+            game=game,
+            moves=moves,
+            elapsed=dt.timedelta(minutes=3, seconds=n),
+            finished_at=timezone.now(),
+        )
+    return daily
+
+
+PAGES = {
+    "home": "/",
+    "import": "/import/",
+    "signup": "/accounts/signup/",
+    "login": "/accounts/login/",
+    "profile": "/me/",
+}
+
+
+@pytest.mark.parametrize("what", list(PAGES))
+def test_pages_fit(tab: Page, live_server: LiveServer, what: str) -> None:
+    response = tab.goto(live_server.url + PAGES[what])
+    assert response is not None and response.ok
+    shoot(tab, what)
+    assert_no_sideways_scroll(tab)
+
+
+@pytest.mark.parametrize("what", ["daily", "leaderboard", "archive"])
+def test_daily_pages_fit(tab: Page, live_server: LiveServer, dailies: Daily, what: str) -> None:
+    path = {
+        "daily": "/daily/",
+        "leaderboard": f"/daily/{dailies.date.isoformat()}/citadel/",
+        "archive": "/daily/archive/",
+    }[what]
+    response = tab.goto(live_server.url + path)
+    assert response is not None and response.ok
+    if what == "leaderboard":
+        par = tab.locator(".histogram line.par").bounding_box()  # a vertical line: no width
+        assert par is not None and par["height"] > 40
+        expect(tab.locator(".histogram rect.bar").first).to_be_visible()
+    shoot(tab, what)
+    assert_no_sideways_scroll(tab)
+
+
+@pytest.mark.parametrize("what", ["stats", "my-games", "replay", "error"])
+def test_player_pages_fit(tab: Page, live_server: LiveServer, what: str) -> None:
+    import_line(tab, live_server, "citadel-3", then="replay")
+    expect(tab.get_by_test_id("replay-ply")).to_be_visible()
+    replay = tab.url.split("?")[0]
+    path = {
+        "stats": "/me/stats/",
+        "my-games": "/me/games/",
+        "replay": replay + "?ply=12",
+        "error": replay + "?ply=100000",
+    }[what]
+    tab.goto(path if path.startswith("http") else live_server.url + path)
+    if what == "replay":
+        check_board(tab, "replay")
+    else:
+        shoot(tab, what)
+    assert_no_sideways_scroll(tab)
