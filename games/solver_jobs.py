@@ -68,12 +68,18 @@ def hint_key(board: Board) -> str:
     return "hint:" + hashlib.sha256(layout.encode()).hexdigest()
 
 
-def position_hint(board: Board, *, player_id: uuid.UUID) -> Hint:
-    """The next move of a winning line from ``board`` (cached by position), or
-    ``SolverBusy`` when this player or this server's solver slots are busy."""
+def position_hint(
+    board: Board, *, player_id: uuid.UUID, may_solve: bool = True
+) -> tuple[Hint, bool]:
+    """The next move of a winning line from ``board`` (cached by position) and whether the
+    solver ran for it; ``SolverBusy`` when it would have to run and may not (``may_solve``
+    false: the client's budget of new positions is spent), or this player or this
+    server's solver slots are busy."""
     key = hint_key(board)
     if (cached := cache.get(key)) is not None:
-        return cached  # type: ignore[no-any-return]
+        return cached, False
+    if not may_solve:
+        raise SolverBusy("You asked for hints on many new positions: wait a little.")
     marker = f"solving:{player_id}"
     if not cache.add(marker, 1, timeout=PLAYER_JOB_SECONDS):
         raise SolverBusy("Your last hint is still being worked out: wait a moment.")
@@ -88,7 +94,7 @@ def position_hint(board: Board, *, player_id: uuid.UUID) -> Hint:
         cache.delete(marker)
     known = answer.verdict != "unknown"
     cache.set(key, answer, timeout=HINT_CACHE_SECONDS if known else UNKNOWN_HINT_CACHE_SECONDS)
-    return answer
+    return answer, True
 
 
 def solver_slots() -> int:

@@ -14,6 +14,7 @@ from games import services, solver_jobs
 from games.models import Analysis, Daily, Game, Player
 from games.presentation import analysis_message
 from games.rules import solver
+from games.rules.solver import Hint
 
 HX = {"HX-Request": "true"}
 
@@ -288,3 +289,22 @@ def test_a_full_analysis_queue_refuses_new_analyses(
 
     assert response.status_code == 429 and "busy with other games" in response.text
     assert DBTaskResult.objects.count() == 0
+
+
+def test_hints_on_new_positions_have_a_budget_cached_ones_do_not(
+    owner_client: Client, start_game, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each new position costs up to a second of solver: 10 a minute per player."""
+    monkeypatch.setattr(solver, "hint", lambda board, seconds=1.0: Hint("unknown"))
+    games = [start_game("beleaguered-castle", deal) for deal in range(100, 112)]
+    statuses = [
+        owner_client.post(reverse("games:hint", args=[g.pk]), headers=HX).status_code
+        for g in games[:11]
+    ]
+
+    assert statuses == [200] * 10 + [429]
+    again = owner_client.post(reverse("games:hint", args=[games[0].pk]), headers=HX)
+    assert again.status_code == 200  # a position already solved costs nothing
+    refused = owner_client.post(reverse("games:hint", args=[games[11].pk]), headers=HX)
+    assert refused.status_code == 429 and "many new positions" in refused.text
+    assert int(refused["Retry-After"]) >= 1
