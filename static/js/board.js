@@ -144,7 +144,7 @@
       },
     }).then(function (response) {
       return response.text().then(function (html) {
-        if ([200, 400, 403, 409, 422].indexOf(response.status) < 0) {
+        if ([200, 400, 403, 409, 422, 429].indexOf(response.status) < 0) {
           throw new Error(String(response.status));
         }
         apply(html, response.status, lift);
