@@ -53,7 +53,9 @@ if not SECRET_KEY:
     if not LOCAL:
         raise ImproperlyConfigured("Set SECRET_KEY (or DEBUG=1 for local development).")
     SECRET_KEY = "django-insecure-castle-local-development-key-not-for-production"
-# Signs cookies (CSRF, messages) and password reset tokens; sessions live on the server.
+# Signs the stored session data, log-in hashes and password reset tokens: a new key without
+# the old one among the fallbacks signs everybody out and cuts anonymous players off their
+# games.
 SECRET_KEY_FALLBACKS = env_list("SECRET_KEY_FALLBACKS", default=[])
 
 # Mixed into every daily's candidate deals (HMAC): without it, anyone with the public code
