@@ -576,7 +576,23 @@ def main(argv: list[str] | None = None) -> int:
             print(f"dropped database {name}")
 
 
+def _reachable(cache_url: str) -> bool:
+    import redis
+
+    try:
+        return bool(redis.Redis.from_url(cache_url, socket_connect_timeout=2).ping())
+    except (redis.RedisError, ValueError):
+        return False
+
+
 def run(args: argparse.Namespace, name: str, database_url: str) -> int:
+    if args.cache_url and not _reachable(args.cache_url):
+        print(
+            f"Redis is not reachable at {args.cache_url}: each server process keeps its own"
+            " cache (sessions still shared through the database; limits count per process).",
+            file=sys.stderr,
+        )
+        args.cache_url = ""
     os.environ.update({**SERVER_ENV, "DATABASE_URL": database_url})
     os.environ.update(
         {
