@@ -104,14 +104,15 @@ def solver_slots() -> int:
 def _lock_dir() -> Path:
     default = Path(tempfile.gettempdir()) / f"castle-solver-{os.getuid()}"
     path = Path(getattr(settings, "SOLVER_LOCK_DIR", "") or default)
-    path.mkdir(mode=0o700, exist_ok=True)
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
     return path
 
 
 @contextlib.contextmanager
 def solver_slot() -> Iterator[bool]:
     """Hold one of this server's solver slots for the block (yields ``False`` if all are
-    taken). Locks are per host and per checkout, released when the holder exits or dies."""
+    taken). The locks are files in one directory per host (and user): every process of the
+    server sees them, and a holder's lock goes when it exits or dies."""
     directory = _lock_dir()
     for index in range(solver_slots()):
         handle = open(directory / f"slot-{index}.lock", "a")  # noqa: SIM115
