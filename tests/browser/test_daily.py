@@ -14,8 +14,6 @@ from games.rules import GAMES
 from games.rules.record import split_record
 from tests.browser.helpers import click_move
 
-from .helpers import click_move
-
 pytestmark = pytest.mark.browser
 
 LINE = split_record((Path(__file__).parent / "lines/citadel-3.txt").read_text())[1]
