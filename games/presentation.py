@@ -5,14 +5,19 @@ the hot path of every move response."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cache
 from html import escape
+from typing import TYPE_CHECKING
 
-from games.rules import Board, Card, Move, NotationError, get_game
+from games.rules import GAMES, Board, Card, Move, NotationError, get_game
 from games.rules.cards import RANKS
 from games.rules.solver import Hint
+
+if TYPE_CHECKING:
+    from games.models import Game
 
 SUIT_SYMBOLS = "♣♦♥♠"
 SUIT_CLASSES = ("c", "d", "h", "s")
@@ -278,6 +283,67 @@ def describe_move(board: Board, move: Move) -> str:
         f"{card.name} from {where[move.source[0]]} {move.source[1:]} "
         f"to {where[move.target[0]]} {move.target[1:]}"
     )
+
+
+def card_short(card: Card) -> str:
+    """``7♠``, ``10♥``: a card as its index reads."""
+    return ("10" if card.rank == 10 else RANKS[card.rank - 1]) + SUIT_SYMBOLS[card.suit]
+
+
+_CARD_CODE = re.compile(r"(?<![A-Za-z0-9])[A2-9TJQK][CDHS](?![A-Za-z0-9])")
+
+
+def for_people(text: str) -> str:
+    """Card codes in a sentence (the engine's ``not on 3D``) as players read them: ``3♦``.
+
+    >>> for_people("A 9 can only go on a 10, not on 3D")
+    'A 9 can only go on a 10, not on 3♦'
+    """
+    return _CARD_CODE.sub(lambda code: card_short(Card.from_str(code.group())), text)
+
+
+def move_words(board: Board, move: Move) -> str:
+    """``7♠ → ♠ foundation``, ``7♠ → 8♦``, ``K♣ → empty pile 5``: a move, before it is
+    played, in the words of the cards."""
+    card = move.card or board.pile(move.source)[-1]
+    if move.target.startswith("f"):
+        return f"{card_short(card)} → {SUIT_SYMBOLS[card.suit]} foundation"
+    below = board.pile(move.target)
+    if below:
+        return f"{card_short(card)} → {card_short(below[-1])}"
+    return f"{card_short(card)} → empty pile {move.target[1:]}"
+
+
+def move_list(board: Board, line: list[str]) -> list[tuple[int, str, str]]:
+    """The replay's move list: number, notation and words of each move of ``line``, played
+    from ``board`` (which it changes)."""
+    moves = []
+    for number, notation in enumerate(line, 1):
+        move = board.parse_move(notation)
+        moves.append((number, notation, move_words(board, move)))
+        board.push(move)
+    return moves
+
+
+def daily_ending(game: Game) -> dict[str, object]:
+    """What a daily win shows: moves against par, the player's rank among the day's winners
+    (none for a late or eased win) and the next game's daily of the same day."""
+    from games.daily import ranking  # the daily module reads the database
+
+    daily = game.daily
+    assert daily is not None
+    rows = ranking(daily)
+    mine = next((row for row in rows if row.entry.player_id == game.owner_id), None)
+    slugs = list(GAMES)
+    following = GAMES[slugs[(slugs.index(game.game) + 1) % len(slugs)]]
+    over = game.ply - daily.par
+    return {
+        "over_par": over,
+        "under_par": -over,
+        "rank": mine.rank if mine else None,
+        "players": len(rows),
+        "next": {"slug": following.slug, "name": following.name},
+    }
 
 
 def hint_message(board: Board, hint: Hint) -> tuple[str, bool]:

@@ -12,8 +12,8 @@ from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils import timezone
 from django.templatetags.static import static
+from django.utils import timezone
 from django.views.decorators.http import (
     require_GET,
     require_http_methods,
@@ -30,8 +30,10 @@ from games.players import current_player, known_player, session_player_id
 from games.presentation import (
     analysis_message,
     board_view,
+    daily_ending,
     hint_message,
     layout_preview,
+    move_list,
     parse_selection,
 )
 from games.rules import (
@@ -167,15 +169,16 @@ def replay(request: HttpRequest, game_id: str) -> HttpResponse:
         return _bad_request(request, form.error_text())
     ply = form.cleaned_data["ply"]
     board = services.line_board(game, line[:ply])
+    moved = Move.from_notation(line[ply - 1]).target if ply else None
     context = {
         "game": game,
         "rules": game.rules,
-        "view": board_view(board, interactive=False),
+        "view": board_view(board, interactive=False, hinted=moved),
         "ply": ply,
         "previous": max(ply - 1, 0),
         "next": min(ply + 1, len(line)),
         "total": len(line),
-        "line": list(enumerate(line, 1)),
+        "line": move_list(services.line_board(game, []), line),
         "owner": _owns(request, game),
     }
     return render(request, "games/replay.html" + ("#replay" if request.htmx else ""), context)
@@ -337,6 +340,7 @@ def _context(
     hint: Move | None = None,
 ) -> dict[str, Any]:
     owner = _owns(request, game)
+    won = board.is_won()
     view = board_view(board, selected if owner else None, hinted=hint.target if hint else None)
     return {
         "game": game,
@@ -347,11 +351,14 @@ def _context(
         "four_colour": request.session.get("four_colour", False),
         "message": message,
         "error": bool(message),
-        "won": board.is_won(),
+        "won": won,
+        "ending": daily_ending(game) if won and game.daily_id else None,
         "late": game.daily is not None and is_late(game.daily, game.finished_at or timezone.now()),
-        "stuck": owner and not board.is_won() and board.is_cycle_stuck(),
-        "can_undo": owner and (game.ply > 0 or bool(game.restart_ply)),
-        "can_redo": owner and game.redo > 0,
+        "stuck": owner and not won and board.is_cycle_stuck(),
+        # After a win only Redo-free reading makes sense: no undo, restart or hint.
+        "can_undo": owner and not won and (game.ply > 0 or bool(game.restart_ply)),
+        "can_redo": owner and not won and game.redo > 0,
+        "can_restart": owner and not won and game.ply > 0,
         "clock": _clock(game) if owner and not game.is_finished else None,
     }
 
