@@ -72,8 +72,19 @@ def assert_no_sideways_scroll(page: Page) -> None:
     assert width <= page.viewport_size["width"], f"page is {width} px wide"  # type: ignore[index]
 
 
+def assert_readable(page: Page, what: str) -> None:
+    """Text contrast at least 4.5:1 (3:1 for large text), in light and in dark mode."""
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        low = page.evaluate(CONTRAST)
+        assert not low, f"{scheme} mode: text under the contrast minimum: {low}"
+    shoot(page, f"{what}-dark")
+    page.emulate_media(color_scheme="light")
+
+
 # Measures the board in the page: one script, so a check costs one round trip.
 MEASURE = (Path(__file__).parent / "measure_board.js").read_text()
+CONTRAST = (Path(__file__).parent / "contrast.js").read_text()
 
 
 def check_board(page: Page, what: str) -> dict[str, Any]:
@@ -130,6 +141,7 @@ def import_line(page: Page, live_server: LiveServer, name: str, then: str = "con
 def test_every_board_fits(tab: Page, live_server: LiveServer, slug: str) -> None:
     tab.goto(live_server.url + BOARDS[slug])
     check_board(tab, slug)
+    assert_readable(tab, slug)
 
 
 @pytest.mark.parametrize("name", LONG)
@@ -217,6 +229,7 @@ def test_pages_fit(tab: Page, live_server: LiveServer, what: str) -> None:
     assert response is not None and response.ok
     shoot(tab, what)
     assert_no_sideways_scroll(tab)
+    assert_readable(tab, what)
 
 
 @pytest.mark.parametrize("what", ["daily", "leaderboard", "archive"])
@@ -234,6 +247,7 @@ def test_daily_pages_fit(tab: Page, live_server: LiveServer, dailies: Daily, wha
         expect(tab.locator(".histogram rect.bar").first).to_be_visible()
     shoot(tab, what)
     assert_no_sideways_scroll(tab)
+    assert_readable(tab, what)
 
 
 @pytest.mark.parametrize("what", ["stats", "my-games", "replay", "error"])
@@ -253,3 +267,4 @@ def test_player_pages_fit(tab: Page, live_server: LiveServer, what: str) -> None
     else:
         shoot(tab, what)
     assert_no_sideways_scroll(tab)
+    assert_readable(tab, what)
