@@ -232,6 +232,24 @@ def test_pages_fit(tab: Page, live_server: LiveServer, what: str) -> None:
     assert_readable(tab, what)
 
 
+def test_the_header_is_one_row_and_a_menu_on_the_phone(tab: Page, live_server: LiveServer) -> None:
+    tab.goto(live_server.url + "/play/citadel/3/")
+    header = tab.locator("header.site").bounding_box()
+    assert header is not None and header["height"] <= 56
+    controls = tab.locator("#controls").bounding_box()
+    button = tab.locator("#controls button").first.bounding_box()
+    assert controls is not None and button is not None
+    assert controls["height"] < 2 * button["height"], "the game controls wrap"
+    mine = tab.get_by_role("link", name="My games", exact=True)
+    if name_of(tab) == PHONE:
+        expect(mine).to_be_hidden()
+        tab.locator("label.menu-button").click()
+        shoot(tab, "menu")
+    expect(mine).to_be_visible()
+    mine.click()
+    expect(tab.get_by_role("heading", level=1)).to_have_text("My games")
+
+
 @pytest.mark.parametrize("what", ["daily", "leaderboard", "archive"])
 def test_daily_pages_fit(tab: Page, live_server: LiveServer, dailies: Daily, what: str) -> None:
     path = {
