@@ -4,8 +4,11 @@ PY := $(VENV)/bin/python
 CHROMIUM := /usr/bin/chromium
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 DEV := DEBUG=1
+# The web server's port (8000 is often taken: `PORT=8080 make run`).
+PORT ?= 8000
 # `serve` runs the production settings over plain HTTP on this machine only.
 SERVE := SECRET_KEY="$${SECRET_KEY:-castle-local-serve-only}" \
+	DAILY_SECRET="$${DAILY_SECRET:-castle-local-serve-only}" \
 	ALLOWED_HOSTS="$${ALLOWED_HOSTS:-127.0.0.1,localhost}" \
 	SECURE_SSL_REDIRECT="$${SECURE_SSL_REDIRECT:-0}"
 
@@ -13,9 +16,11 @@ SERVE := SECRET_KEY="$${SECRET_KEY:-castle-local-serve-only}" \
 
 setup: $(VENV)/.stamp-setup
 
+# The site and its task worker (solver jobs, dailies ahead); Ctrl+C stops both.
 run: setup
 	$(DEV) $(PY) manage.py migrate
-	$(DEV) $(PY) manage.py runserver 127.0.0.1:8000
+	$(DEV) $(PY) manage.py worker & worker=$$!; trap 'kill $$worker 2>/dev/null' EXIT; \
+	$(DEV) $(PY) manage.py runserver 127.0.0.1:$(PORT)
 
 test: $(VENV)/.stamp-test $(CHROMIUM)
 	$(VENV)/bin/ruff check .
@@ -45,8 +50,9 @@ loadtest: setup
 serve: setup
 	$(SERVE) $(PY) manage.py migrate --noinput
 	$(SERVE) $(PY) manage.py collectstatic --noinput
+	$(SERVE) $(PY) manage.py worker & worker=$$!; trap 'kill $$worker 2>/dev/null' EXIT; \
 	$(SERVE) $(VENV)/bin/gunicorn castle_site.wsgi --workers $${WEB_CONCURRENCY:-2} \
-		--bind 127.0.0.1:8000
+		--bind 127.0.0.1:$(PORT) --no-control-socket
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .mypy_cache .hypothesis test-results

@@ -9,6 +9,8 @@ The variables, all optional in development (README, "Deployment"):
 - ``DATABASE_URL``: ``postgres://user@host:5432/name`` (default: ``db.sqlite3``);
   ``CONN_MAX_AGE`` seconds to keep its connections (default 60); ``TEST_DATABASE_NAME``
   for the test database (default ``test_`` + the name).
+- ``DAILY_SECRET``: mixed into the daily challenge's deals (required in production);
+  ``DAILY_LAUNCH`` the first daily's date; ``DAILY_DAYS_AHEAD`` days prepared ahead (7).
 - ``SECRET_KEY`` (and, while rotating it, the old keys in ``SECRET_KEY_FALLBACKS``),
   ``ALLOWED_HOSTS`` and ``CSRF_TRUSTED_ORIGINS`` (comma-separated), ``DEBUG``,
   ``SECURE_SSL_REDIRECT`` (default on in production), ``LOG_LEVEL``.
@@ -51,9 +53,24 @@ if not SECRET_KEY:
     if not LOCAL:
         raise ImproperlyConfigured("Set SECRET_KEY (or DEBUG=1 for local development).")
     SECRET_KEY = "django-insecure-castle-local-development-key-not-for-production"
-# Sessions are signed cookies holding the player's id: a new key without the old one among
-# the fallbacks cuts every anonymous player off their games.
+# Signs cookies (CSRF, messages) and password reset tokens; sessions live on the server.
 SECRET_KEY_FALLBACKS = env_list("SECRET_KEY_FALLBACKS", default=[])
+
+# Mixed into every daily's candidate deals (HMAC): without it, anyone with the public code
+# could compute tomorrow's deals. The same on every server and worker; never rotate it while
+# dailies are prepared ahead (a new secret only changes days not yet prepared).
+DAILY_SECRET = os.environ.get("DAILY_SECRET", "")
+if not DAILY_SECRET:
+    if not LOCAL:
+        raise ImproperlyConfigured("Set DAILY_SECRET (or DEBUG=1 for local development).")
+    DAILY_SECRET = "castle-local-development-daily-secret-not-for-production"
+# The first day of the daily challenge (YYYY-MM-DD); default: the first prepared daily.
+DAILY_LAUNCH = os.environ.get("DAILY_LAUNCH", "").strip() or None
+# The speed rule: a daily win whose player moves came with a median gap under this many
+# milliseconds is flagged for a moderator (games/daily.py explains the rule).
+DAILY_MIN_HUMAN_GAP_MS = int(os.environ.get("DAILY_MIN_HUMAN_GAP_MS", "150"))
+# How many days after today the worker's schedule keeps prepared.
+DAILY_DAYS_AHEAD = int(os.environ.get("DAILY_DAYS_AHEAD", "7"))
 
 ALLOWED_HOSTS = env_list(
     "ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "testserver"] if LOCAL else []
@@ -70,12 +87,14 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django_htmx",
+    "django_tasks_db",
     "games",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.middleware.gzip.GZipMiddleware",  # pages and move answers; BREACH-padded
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -125,6 +144,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Slow work (the solver) never runs in a request: views enqueue tasks, which `manage.py
+# worker` runs (`make run` and `make serve` start one). The queue is a table in the same
+# database, so it works on SQLite for one machine and on PostgreSQL for several servers.
+TASKS = {"default": {"BACKEND": "django_tasks_db.backend.DatabaseBackend"}}
+# How often the worker runs its schedule (games.schedule: what must be ready ahead of time).
+SCHEDULE_SECONDS = int(os.environ.get("SCHEDULE_SECONDS", "60"))
+
 
 def cache_from_url(url: str) -> dict[str, object]:
     """Django's CACHES entry for ``CACHE_URL`` (empty: a memory cache per process)."""
@@ -158,10 +184,23 @@ AUTH_PASSWORD_VALIDATORS = [
     )
 ]
 
-# The session carries only the player's id (and, once logged in, Django's auth keys): a
-# signed cookie keeps app servers stateless and saves a query on every move.
-SESSION_ENGINE = "django.contrib.sessions.backends.signed_cookies"
+# Sessions live on the server (the cache in front of the database): logging out, a password
+# change or a sign-up ends a session for good, and a copied cookie dies with it. Reading one
+# costs a cache hit per request (Redis in production), written only when it changes.
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 400  # anonymous players keep their games for a year+
+
+# Rate limits (games.limits, README "Rate limits"): counters in the default cache, so every
+# app server must share it in production (CACHE_URL=redis://...). Behind a proxy, name the
+# header that carries the client's address as Django's META key (``HTTP_X_REAL_IP``); the
+# proxy must set it (or strip a client's own).
+CLIENT_IP_HEADER = os.environ.get("CLIENT_IP_HEADER", "").strip()
+RATELIMIT_USE_CACHE = "default"
+RATELIMIT_ENABLE = env_bool("RATELIMIT_ENABLE", default=True)
+
+# Web workers per app server (gunicorn's own variable): the solver may hold at most half of
+# them at once (games.solver_jobs), so moves never queue behind hints.
+WEB_CONCURRENCY = int(os.environ.get("WEB_CONCURRENCY", "2"))
 
 LOGIN_URL = "games:login"
 LOGIN_REDIRECT_URL = "games:my_games"

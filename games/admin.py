@@ -1,6 +1,8 @@
 from django.contrib import admin
+from django.db.models import QuerySet
+from django.http import HttpRequest
 
-from games.models import Game, Move, Player
+from games.models import Daily, DealVerdict, Entry, Game, Move, Player
 
 
 class MoveInline(admin.TabularInline):
@@ -30,3 +32,70 @@ class MoveAdmin(admin.ModelAdmin):
 class PlayerAdmin(admin.ModelAdmin):
     list_display = ("id", "display_name", "user", "autoplay", "created_at")
     search_fields = ("display_name",)
+
+
+@admin.register(DealVerdict)
+class DealVerdictAdmin(admin.ModelAdmin):
+    list_display = ("game", "deal", "verdict", "difficulty", "moves", "nodes", "pooled", "dealt")
+    list_filter = ("game", "verdict", "difficulty", "pooled")
+    search_fields = ("deal",)
+    readonly_fields = ("solution", "requested_at", "solved_at")
+
+
+@admin.register(Daily)
+class DailyAdmin(admin.ModelAdmin):
+    list_display = ("date", "game", "par", "created_at")
+    list_filter = ("game",)
+    date_hierarchy = "date"
+    # The deal and its proof stay out of lists: future dailies are secret.
+    fields = ("game", "date", "par", "created_at")
+    readonly_fields = fields
+
+
+@admin.register(Entry)
+class EntryAdmin(admin.ModelAdmin):
+    """Moderation: entries flagged by the speed rule wait here until cleared; any entry can
+    be hidden from the leaderboard (and shown again)."""
+
+    list_display = (
+        "daily",
+        "player",
+        "moves",
+        "elapsed",
+        "undos",
+        "hints",
+        "finished_at",
+        "flagged",
+        "flag_reason",
+        "hidden",
+    )
+    list_filter = ("flagged", "hidden", "daily__game", "daily__date")
+    search_fields = ("player__display_name",)
+    list_select_related = ("daily", "player")
+    readonly_fields = (
+        "daily",
+        "player",
+        "game",
+        "moves",
+        "elapsed",
+        "undos",
+        "hints",
+        "finished_at",
+        "flag_reason",
+    )
+    actions = ("clear_flag", "hide", "show")
+
+    @admin.action(description="Clear the speed flag (the entry ranks)")
+    def clear_flag(self, request: HttpRequest, queryset: QuerySet[Entry]) -> None:
+        count = queryset.update(flagged=False)
+        self.message_user(request, f"{count} entries cleared.")
+
+    @admin.action(description="Hide from the leaderboard")
+    def hide(self, request: HttpRequest, queryset: QuerySet[Entry]) -> None:
+        count = queryset.update(hidden=True)
+        self.message_user(request, f"{count} entries hidden.")
+
+    @admin.action(description="Show on the leaderboard again")
+    def show(self, request: HttpRequest, queryset: QuerySet[Entry]) -> None:
+        count = queryset.update(hidden=False)
+        self.message_user(request, f"{count} entries shown.")

@@ -179,6 +179,7 @@ def free_port() -> int:
 
 SERVER_ENV = {
     "SECRET_KEY": "castle-bench-only",
+    "DAILY_SECRET": "castle-bench-only",
     "ALLOWED_HOSTS": "127.0.0.1",
     "SECURE_SSL_REDIRECT": "0",
     "DEBUG": "0",
@@ -207,7 +208,8 @@ def serve(
             subprocess.run([python, "manage.py", *command], cwd=ROOT, env=env, check=True)
     gunicorn = str(Path(python).with_name("gunicorn"))
     command = [gunicorn, "castle_site.wsgi", "--workers", str(workers)]
-    command += ["--bind", f"127.0.0.1:{port}"]
+    # Without a control socket: several masters on one host would share ~/.gunicorn's.
+    command += ["--bind", f"127.0.0.1:{port}", "--no-control-socket"]
     if log is None:
         server = subprocess.Popen(
             command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL

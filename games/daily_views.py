@@ -1,17 +1,22 @@
-"""The daily challenge pages: today's deals, past days, each daily's leaderboard."""
+"""The daily challenge pages: today's deals, past days by month, each daily's leaderboard.
+
+No view here runs the solver: a day that is not prepared is either today (the page says it
+is being prepared and one task is queued) or a 404, like every future day.
+"""
 
 from __future__ import annotations
 
 import datetime as dt
-from collections import defaultdict
 
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from games import daily as dailies
+from games.daily_tasks import daily_request
 from games.models import Daily
 from games.players import current_player, known_player
 from games.presentation import histogram
@@ -19,14 +24,15 @@ from games.rules import GAMES
 from games.views import rules_or_404
 
 ROWS_PER_PAGE = 50
+NOT_OUT = "There is no daily challenge for that day."
 
 
-@require_GET
+@require_safe
 def today(request: HttpRequest) -> HttpResponse:
     return _day(request, dailies.utc_today(timezone.now()))
 
 
-@require_GET
+@require_safe
 def day(request: HttpRequest, date: dt.date) -> HttpResponse:
     return _day(request, date)
 
@@ -34,85 +40,107 @@ def day(request: HttpRequest, date: dt.date) -> HttpResponse:
 def _day(request: HttpRequest, date: dt.date) -> HttpResponse:
     now = timezone.now()
     today = dailies.utc_today(now)
-    if date > today:
-        raise Http404("That day's challenge is not out yet")
-    cards = []
-    for slug in GAMES:
-        try:
-            cards.append((slug, dailies.daily_for_date(game=slug, date=date)))
-        except dailies.DailyUnavailable:
-            cards.append((slug, None))
-    found = [d for _, d in cards if d is not None]
+    if not dailies.day_exists(date, now=now):
+        raise Http404(NOT_OUT)
+    preparing = date == today and daily_request(date=date, now=now)
+    prepared = {d.game: d for d in Daily.objects.filter(date=date)}
+    found = list(prepared.values())
     winners = dailies.winners_by_daily(found)
     status = dailies.player_status(known_player(request), found)
     rows = [
         {
-            "rules": GAMES[slug],
-            "daily": daily,
-            "winners": winners.get(daily.pk, 0) if daily else 0,
-            "mine": status.get(daily.pk, {}) if daily else {},
+            "rules": rules,
+            "daily": prepared.get(slug),
+            "winners": winners.get(prepared[slug].pk, 0) if slug in prepared else 0,
+            "mine": status.get(prepared[slug].pk, {}) if slug in prepared else {},
         }
-        for slug, daily in cards
+        for slug, rules in GAMES.items()
     ]
     tomorrow = dt.datetime.combine(today + dt.timedelta(days=1), dt.time(), tzinfo=dt.UTC)
     context = {
         "date": date,
         "is_today": date == today,
+        "preparing": preparing,
         "rows": rows,
         "next_at": tomorrow,
         "until_next": tomorrow - now,
+        "min_gap_ms": int(dailies.min_human_gap().total_seconds() * 1000),
     }
     return render(request, "games/daily.html", context)
 
 
-@require_GET
+@require_safe
 def archive(request: HttpRequest) -> HttpResponse:
-    """Every past day that has dailies, by month, newest first."""
+    """One month of past days that have dailies (``?month=2026-11``; default: the latest)."""
     today = dailies.utc_today(timezone.now())
-    months: dict[dt.date, list[dt.date]] = defaultdict(list)
-    dates = Daily.objects.filter(date__lte=today).values_list("date", flat=True).distinct()
-    for date in sorted(set(dates), reverse=True):
-        months[date.replace(day=1)].append(date)
-    return render(
-        request, "games/daily_archive.html", {"months": sorted(months.items(), reverse=True)}
-    )
+    first = dailies.launch() or today
+    days = Daily.objects.filter(date__gte=first, date__lte=today)
+    months = sorted({d.replace(day=1) for d in days.dates("date", "month")}, reverse=True)
+    month = _month(request.GET.get("month"), months)
+    dates = days.filter(date__year=month.year, date__month=month.month) if month else days.none()
+    index = months.index(month) if month else 0
+    context = {
+        "month": month,
+        "days": sorted(set(dates.values_list("date", flat=True)), reverse=True),
+        "newer": months[index - 1] if month and index > 0 else None,
+        "older": months[index + 1] if month and index + 1 < len(months) else None,
+    }
+    return render(request, "games/daily_archive.html", context)
 
 
-@require_GET
-def play(request: HttpRequest, date: dt.date, slug: str) -> HttpResponse:
-    """Start (or resume) the daily: an ordinary saved game linked to its daily."""
-    rules = rules_or_404(slug)
-    if date > dailies.utc_today(timezone.now()):
-        raise Http404("That day's challenge is not out yet")
+def _month(value: str | None, months: list[dt.date]) -> dt.date | None:
+    if not value:
+        return months[0] if months else None
     try:
-        daily = dailies.daily_for_date(game=rules.slug, date=date)
-    except dailies.DailyUnavailable as error:
-        raise Http404(str(error)) from error
-    game = dailies.daily_start(player=current_player(request), daily=daily, now=timezone.now())
+        month = dt.date.fromisoformat(f"{value}-01")
+    except ValueError as error:
+        raise Http404("Months look like 2026-11") from error
+    if month not in months:
+        raise Http404("No daily challenges that month")
+    return month
+
+
+@require_safe
+def play(request: HttpRequest, date: dt.date, slug: str) -> HttpResponse:
+    """The player's one game of this daily (created on the first visit)."""
+    rules = rules_or_404(slug)
+    now = timezone.now()
+    daily = dailies.visible_daily(game=rules.slug, date=date, now=now)
+    if daily is None:
+        if dailies.day_exists(date, now=now):  # today, still being prepared
+            return redirect("games:daily_day", date=date)
+        raise Http404(NOT_OUT)
+    game = dailies.daily_start(player=current_player(request), daily=daily, now=now)
     return redirect(game)
 
 
-@require_GET
+@require_safe
 def board(request: HttpRequest, date: dt.date, slug: str) -> HttpResponse:
     """A daily's leaderboard: ranked wins, the player's own row, the spread of move counts."""
-    daily = get_object_or_404(Daily, game=rules_or_404(slug).slug, date=date)
-    rows = dailies.ranking(daily)
+    now = timezone.now()
+    daily = dailies.visible_daily(game=rules_or_404(slug).slug, date=date, now=now)
+    if daily is None:
+        raise Http404(NOT_OUT)
+    rows = dailies.ranking(daily, now=now)
     page = Paginator(rows, ROWS_PER_PAGE).get_page(request.GET.get("page"))
     player = known_player(request)
-    mine = next((row for row in rows if player and row.entry.player_id == player.pk), None)
+    mine = dailies.own_row(daily, player, now=now)
+    on_page = mine is not None and any(row.entry.pk == mine.entry.pk for row in page.object_list)
     context = {
         "daily": daily,
         "rules": daily.rules,
+        "live": dailies.is_live(daily, now),
         "page": page,
         "mine": mine,
-        "mine_on_page": mine is not None and mine in page.object_list,
+        "mine_on_page": on_page,
         "player": player,
+        "signup": reverse("games:signup"),
         "histogram": histogram([row.entry.moves for row in rows], daily.par),
     }
     return render(request, "games/daily_board.html", context)
 
 
-@require_GET
+@require_safe
 def game_board(request: HttpRequest, slug: str) -> HttpResponse:
     """Per game over all dailies: most daily wins, best streak, best average over par."""
     rules = rules_or_404(slug)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.core.validators import MaxValueValidator
 
+from games.models import DealChoice
 from games.rules import MAX_DEAL
 
 PLY_LIMIT = 100_000
@@ -19,7 +20,8 @@ class _Form(forms.Form):
 
 
 class PlayForm(_Form):
-    """``/play/GAME/?autoplay=0&option=take-back``."""
+    """``/play/GAME/?autoplay=0&option=take-back&deals=hard&remember=1``: ``deals`` is what
+    New game deals (default: the player's preference, saved with ``remember``)."""
 
     max_deal = MAX_DEAL
     autoplay = forms.TypedChoiceField(
@@ -29,6 +31,10 @@ class PlayForm(_Form):
         empty_value=None,
     )
     option = forms.MultipleChoiceField(choices=[("take-back", "take-back")], required=False)
+    deals = forms.ChoiceField(choices=DealChoice, required=False)
+    remember = forms.TypedChoiceField(
+        choices=[("0", "no"), ("1", "yes")], coerce=lambda value: value == "1", required=False
+    )
 
     @staticmethod
     def deal_in_range(deal: int) -> bool:
@@ -38,6 +44,13 @@ class PlayForm(_Form):
         data = super().clean() or {}
         data["options"] = data.get("option") or []
         return data
+
+
+class DealsForm(_Form):
+    """The New game choice on the home page (its buttons submit it to ``/play/GAME/``)."""
+
+    deals = forms.ChoiceField(choices=DealChoice, label="New games deal")
+    remember = forms.CharField(initial="1", widget=forms.HiddenInput)
 
 
 class ActionForm(_Form):
@@ -68,9 +81,13 @@ class ReplayForm(_Form):
         return self.total if ply is None else ply
 
 
+IMPORT_MAX_CHARS = 32_000
+"""A record of ``MAX_PLIES`` moves takes about 16,000 characters (8 per move at most)."""
+
+
 class ImportForm(_Form):
     record = forms.CharField(
-        max_length=200_000,
+        max_length=IMPORT_MAX_CHARS,
         widget=forms.Textarea(attrs={"rows": 12, "spellcheck": "false"}),
         help_text="A game record as the Record link gives it: game:, deal:, then the moves.",
     )

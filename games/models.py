@@ -5,16 +5,27 @@ else)."""
 from __future__ import annotations
 
 import uuid
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
 from django.db import models
 from django.db.models.functions import Lower
 from django.urls import reverse
+from django.utils import timezone
 
 from games.rules import GAMES, MAX_DEAL, Board, get_game
 
 GAME_CHOICES = [(slug, rules.name) for slug, rules in GAMES.items()]
+
+
+class DealChoice(models.TextChoices):
+    """What New game deals: a deal the solver proved winnable (of a difficulty), or any."""
+
+    WINNABLE = "winnable", "Winnable deal, any difficulty"
+    EASY = "easy", "Winnable deal, easy"
+    MEDIUM = "medium", "Winnable deal, medium"
+    HARD = "hard", "Winnable deal, hard"
+    ANY = "any", "Any deal (may be unwinnable)"
 
 
 class Player(models.Model):
@@ -27,6 +38,12 @@ class Player(models.Model):
     display_name = models.CharField(max_length=40, blank=True)
     autoplay = models.BooleanField(default=True, help_text="Send safe cards to foundations.")
     four_colour = models.BooleanField(default=False)
+    new_deals = models.CharField(
+        max_length=8,
+        choices=DealChoice,
+        default=DealChoice.WINNABLE,
+        help_text="What New game deals.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -78,6 +95,9 @@ class Game(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    imported = models.BooleanField(
+        default=False, help_text="Started from a pasted record: never counts in statistics."
+    )
 
     class Meta:
         ordering = ["-updated_at"]
@@ -89,6 +109,12 @@ class Game(models.Model):
             ),
             models.CheckConstraint(
                 condition=models.Q(game__in=list(GAMES)), name="game_slug_known"
+            ),
+            # One daily game per player per day (RULES.md), however many requests race.
+            models.UniqueConstraint(
+                fields=["owner", "daily"],
+                condition=models.Q(daily__isnull=False),
+                name="game_unique_owner_daily",
             ),
         ]
 
@@ -108,6 +134,18 @@ class Game(models.Model):
     @property
     def is_finished(self) -> bool:
         return self.status == self.Status.WON
+
+    @property
+    def shows_deal(self) -> bool:
+        """Whether titles, links and share text may name the deal: never a live daily's
+        (its moves are secret until its UTC day ends)."""
+        return self.daily_id is None or self.daily.date < timezone.now().astimezone(UTC).date()
+
+    @property
+    def deal_label(self) -> str:
+        if self.shows_deal:
+            return f"deal {self.deal}"
+        return f"daily of {self.daily.date.day} {self.daily.date:%B %Y}"
 
 
 class Move(models.Model):
@@ -171,6 +209,11 @@ class Entry(models.Model):
     undos = models.PositiveIntegerField(default=0)
     hints = models.PositiveIntegerField(default=0)
     finished_at = models.DateTimeField()
+    flagged = models.BooleanField(
+        default=False, help_text="Moves came faster than a person clicks: unranked until cleared."
+    )
+    flag_reason = models.CharField(max_length=200, blank=True)
+    hidden = models.BooleanField(default=False, help_text="Hidden by a moderator: never ranked.")
 
     class Meta:
         verbose_name_plural = "entries"
@@ -189,3 +232,104 @@ class Entry(models.Model):
     def rank_key(self) -> tuple[int, timedelta, datetime]:
         """Fewest moves, then shortest play time, then earliest finish (RULES.md)."""
         return (self.moves, self.elapsed, self.finished_at)
+
+
+class DealVerdict(models.Model):
+    """What the solver found about one deal (no easing options): a winning line (the proof),
+    no line at all, or no answer within its budget. Pool tasks store the winnable deals they
+    find (``pooled``), which New game deals; a deal number a player typed gets one too."""
+
+    class Verdict(models.TextChoices):
+        PENDING = "pending", "Not checked yet"
+        WINNABLE = "winnable", "Winnable"
+        UNWINNABLE = "unwinnable", "Unwinnable"
+        UNKNOWN = "unknown", "Unknown"
+
+    class Difficulty(models.TextChoices):
+        EASY = "easy", "Easy"
+        MEDIUM = "medium", "Medium"
+        HARD = "hard", "Hard"
+
+    game = models.CharField(max_length=32, choices=GAME_CHOICES)
+    deal = models.BigIntegerField()
+    verdict = models.CharField(max_length=10, choices=Verdict, default=Verdict.PENDING)
+    solution = models.TextField(blank=True, help_text="The solver's winning line: the proof.")
+    moves = models.PositiveIntegerField(default=0, help_text="The winning line's length.")
+    nodes = models.PositiveIntegerField(default=0, help_text="Positions the solver expanded.")
+    difficulty = models.CharField(max_length=6, choices=Difficulty, blank=True)
+    pooled = models.BooleanField(
+        default=False, help_text="Found by a pool task among random deals: New game deals it."
+    )
+    dealt = models.PositiveIntegerField(default=0, help_text="Games New game started with it.")
+    requested_at = models.DateTimeField()
+    solved_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "deal"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "deal"], name="dealverdict_unique_game_deal"),
+            models.CheckConstraint(
+                condition=models.Q(deal__gte=1) & models.Q(deal__lte=MAX_DEAL),
+                name="dealverdict_deal_in_range",
+            ),
+            models.CheckConstraint(
+                condition=~models.Q(verdict="winnable") | ~models.Q(solution=""),
+                name="dealverdict_winnable_has_proof",
+            ),
+        ]
+        indexes = [
+            models.Index(
+                fields=["game", "pooled", "difficulty", "dealt"], name="dealverdict_pool_idx"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{get_game(self.game).name} #{self.deal}: {self.get_verdict_display()}"
+
+    @property
+    def line(self) -> list[str]:
+        return self.solution.split()
+
+
+class DailyPreparation(models.Model):
+    """A date whose dailies are queued for preparation: one row per date, so however many
+    requests find a day missing, one task is queued (the one that writes this row queues it)."""
+
+    date = models.DateField(unique=True)
+    task_id = models.CharField(max_length=64, blank=True)
+    queued_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"dailies of {self.date:%Y-%m-%d} queued at {self.queued_at:%H:%M:%S}"
+
+
+class Analysis(models.Model):
+    """Where a line of play was lost: the solver's answer for one deal and line of moves,
+    shared by every game that reached that line. Filled in by a background task."""
+
+    key = models.CharField(max_length=64, unique=True, help_text="sha256 of game, deal, line.")
+    ply = models.PositiveIntegerField(
+        null=True, blank=True, help_text="The move after which it could not be won."
+    )
+    done = models.BooleanField(default=False)
+    requested_at = models.DateTimeField()
+
+    class Meta:
+        verbose_name_plural = "analyses"
+
+    def __str__(self) -> str:
+        return f"analysis {self.key[:12]}"
+
+
+class AccountSession(models.Model):
+    """A session logged in to an account: what logging out or changing the password ends
+    everywhere (Django keeps no index of a user's sessions)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="castle_sessions"
+    )
+    session_key = models.CharField(max_length=40, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"session of {self.user}"

@@ -3,21 +3,29 @@
 from __future__ import annotations
 
 from django import forms
-from django.contrib.auth import login
+from django.conf import settings
+from django.contrib.auth import login, logout
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import UserCreationForm
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
+from django.db import IntegrityError, transaction
 from django.db.models import Case, IntegerField, Value, When
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_GET, require_http_methods
+from django.urls import reverse_lazy
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from games import limits
+from games.limits import rate_limited
 from games.models import Game
 from games.players import (
     current_player,
+    end_sessions,
     known_player,
     player_set_name,
     player_set_preferences,
+    remember_session,
 )
 from games.presentation import thumbnail
 from games.stats import player_stats
@@ -34,18 +42,49 @@ class PreferencesForm(forms.Form):
     autoplay = forms.BooleanField(required=False, label="Auto-play safe cards")
 
 
-@require_http_methods(["GET", "POST"])
+@rate_limited("signup", *limits.SIGNUP)
+@require_http_methods(["GET", "HEAD", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     """Create an account; the log-in that follows adopts this browser's games."""
     form = UserCreationForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        user = form.save()
-        login(request, user)
-        return redirect("games:my_games")
+        try:
+            with transaction.atomic():
+                user = form.save()
+        except IntegrityError:  # the same name, sent twice at once (a double click)
+            form.add_error("username", "A user with that username already exists.")
+        else:
+            login(request, user)
+            return redirect("games:my_games")
     return render(request, "registration/signup.html", {"form": form}, status=_status(form))
 
 
-@require_http_methods(["GET", "POST"])
+@require_POST
+def logout_everywhere(request: HttpRequest) -> HttpResponse:
+    """Log out here and end every other session of the account (a copied cookie too)."""
+    if request.user.is_authenticated:
+        end_sessions(user=request.user)
+    logout(request)
+    return redirect(settings.LOGOUT_REDIRECT_URL)
+
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    """Django's, ending the account's other sessions: a changed password locks out whoever
+    held a copy of a logged-in cookie."""
+
+    success_url = reverse_lazy("games:password_change_done")
+
+    def form_valid(self, form: forms.Form) -> HttpResponse:
+        response = super().form_valid(form)
+        end_sessions(user=self.request.user, keep=self.request.session.session_key)
+        remember_session(user=self.request.user, session_key=self.request.session.session_key)
+        return response
+
+
+password_change = PasswordChangeView.as_view()
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
 def profile(request: HttpRequest) -> HttpResponse:
     player = current_player(request)
     name_form = NameForm(initial={"display_name": player.display_name})
@@ -71,7 +110,7 @@ def profile(request: HttpRequest) -> HttpResponse:
     return render(request, "games/profile.html", context, status=400 if bad else 200)
 
 
-@require_GET
+@require_safe
 def my_games(request: HttpRequest) -> HttpResponse:
     """Unfinished games first (most recent first), then finished ones; paginated."""
     player = known_player(request)
@@ -93,7 +132,7 @@ def my_games(request: HttpRequest) -> HttpResponse:
     return render(request, "games/my_games.html", {"page": page, "rows": rows})
 
 
-@require_GET
+@require_safe
 def stats(request: HttpRequest) -> HttpResponse:
     player = known_player(request)
     table = player_stats(player) if player else []

@@ -8,14 +8,17 @@ from __future__ import annotations
 
 import re
 import uuid
+from importlib import import_module
 
+from django.conf import settings
+from django.contrib.auth import SESSION_KEY as SESSION_AUTH_KEY
 from django.contrib.auth.signals import user_logged_in
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.dispatch import receiver
 from django.http import HttpRequest
 
-from games.models import Game, Player
+from games.models import AccountSession, Entry, Game, Player
 
 SESSION_KEY = "castle_player"
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9 ._'-]{1,23}")
@@ -33,8 +36,7 @@ def session_player_id(request: HttpRequest) -> uuid.UUID | None:
 
 def current_player(request: HttpRequest) -> Player:
     """The request's player, created (and remembered in the session) on a first visit."""
-    player_id = session_player_id(request)
-    player = Player.objects.filter(pk=player_id).first() if player_id else None
+    player = known_player(request)
     if player is None:
         player = Player.objects.create()
         request.session[SESSION_KEY] = str(player.pk)
@@ -42,9 +44,40 @@ def current_player(request: HttpRequest) -> Player:
 
 
 def known_player(request: HttpRequest) -> Player | None:
-    """The request's player if it has one already; never creates one (for read-only pages)."""
+    """The request's player if it has one already; never creates one (for read-only pages).
+
+    A player with an account belongs only to sessions logged in to that account: a session
+    that names it without the log-in (an old anonymous cookie) has no player."""
     player_id = session_player_id(request)
-    return Player.objects.filter(pk=player_id).first() if player_id else None
+    player = Player.objects.filter(pk=player_id).first() if player_id else None
+    logged_in = request.session.get(SESSION_AUTH_KEY)
+    if player is not None and player.user_id is not None and str(player.user_id) != logged_in:
+        return None
+    return player
+
+
+def remember_session(*, user: object, session_key: str | None) -> None:
+    """Index a logged-in session under its account, so ``end_sessions`` can find it."""
+    if session_key:
+        AccountSession.objects.update_or_create(
+            session_key=session_key,
+            defaults={"user": user},
+        )
+
+
+def end_sessions(*, user: object, keep: str | None = None) -> int:
+    """End every session logged in to ``user``'s account (but ``keep``): their cookies
+    become empty sessions with no player. Returns how many ended."""
+    store = import_module(settings.SESSION_ENGINE).SessionStore
+    keys = list(
+        AccountSession.objects.filter(user=user)
+        .exclude(session_key=keep or "")
+        .values_list("session_key", flat=True)
+    )
+    for key in keys:
+        store(session_key=key).delete()
+    AccountSession.objects.filter(session_key__in=keys).delete()
+    return len(keys)
 
 
 def player_set_name(*, player: Player, name: str) -> Player:
@@ -78,9 +111,14 @@ def player_adopt(*, anonymous_id: uuid.UUID | None, user: object) -> Player:
     """The account's player after a log-in, holding the anonymous player's games too.
 
     A first log-in (or a sign-up) turns the anonymous player into the account's; a later
-    one moves the anonymous games to the account's player and drops the empty anonymous one.
+    one moves the anonymous games and daily entries to the account's player (keeping the
+    better entry for a day both played) and drops the empty anonymous one.
     """
-    anonymous = Player.objects.filter(pk=anonymous_id, user=None).first() if anonymous_id else None
+    anonymous = (
+        Player.objects.select_for_update().filter(pk=anonymous_id, user=None).first()
+        if anonymous_id
+        else None
+    )
     account = Player.objects.filter(user=user).first()
     if account is None:
         account = anonymous or Player()
@@ -88,6 +126,8 @@ def player_adopt(*, anonymous_id: uuid.UUID | None, user: object) -> Player:
         account.save()
         return account
     if anonymous is not None and anonymous.pk != account.pk:
+        _merge_dailies(anonymous, account)
+        Entry.objects.filter(player=anonymous).update(player=account)
         Game.objects.filter(owner=anonymous).update(owner=account)
         if not account.display_name and anonymous.display_name:
             account.display_name, anonymous.display_name = anonymous.display_name, ""
@@ -97,9 +137,25 @@ def player_adopt(*, anonymous_id: uuid.UUID | None, user: object) -> Player:
     return account
 
 
+def _merge_dailies(anonymous: Player, account: Player) -> None:
+    """Before moving the anonymous games: for a daily both players have a game of, keep the
+    game with the better entry (a win beats none; else the account's) and delete the other,
+    since a player has one game of each daily."""
+    mine = {g.daily_id: g for g in account.games.filter(daily__isnull=False)}
+    entries = {e.game_id: e for e in Entry.objects.filter(player__in=[anonymous, account])}
+    for theirs in anonymous.games.filter(daily_id__in=list(mine)):
+        ours = mine[theirs.daily_id]
+        ours_entry, theirs_entry = entries.get(ours.pk), entries.get(theirs.pk)
+        better = theirs_entry is not None and (
+            ours_entry is None or theirs_entry.rank_key < ours_entry.rank_key
+        )
+        (ours if better else theirs).delete()  # its entry goes with it
+
+
 @receiver(user_logged_in)
 def _adopt_on_login(sender: object, request: HttpRequest | None, user: object, **_: object) -> None:
     if request is None:
         return
     player = player_adopt(anonymous_id=session_player_id(request), user=user)
     request.session[SESSION_KEY] = str(player.pk)
+    remember_session(user=user, session_key=request.session.session_key)

@@ -1,22 +1,23 @@
 """Turns a board into what the templates draw: rows of piles, cards with accessible names,
-the selected card, the legal destinations and the sentences players read. The rules stay in
-the engine and out of the templates; the one piece of HTML here is a pile (``pile_html``),
-the hot path of every move response."""
+the selected card, the legal moves and the sentences players read. The rules stay in the
+engine and out of the templates; the HTML is in templates (``games/piles.html``)."""
 
 from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import cache
-from html import escape
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
-from games.rules import GAMES, Board, Card, Move, NotationError, get_game
-from games.rules.cards import RANKS
+from games.rules import GAMES, Board, Card, GameRules, Move, NotationError, get_game
+from games.rules.cards import RANK_NAMES, RANKS, SUIT_NAMES
 from games.rules.solver import Hint
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     from games.models import Game
 
 SUIT_SYMBOLS = "♣♦♥♠"
@@ -32,6 +33,8 @@ class CardView:
     action: str = ""
     """``select`` or ``move``: which form the card's button submits (none: disabled)."""
     value: str = ""
+    hint: bool = False
+    """The card the hint moves."""
 
     @property
     def rank(self) -> str:
@@ -57,10 +60,19 @@ class PileView:
     selected: bool = False
     hinted: bool = False
     """Where the hint's move goes."""
+    side: str = ""
+    """How the pile fans out on the board: ``left``, ``right``, ``found``, ``down``,
+    ``reserve`` (a class of its markup)."""
+    start: int = 0
+    """The first card drawn: a move response leaves the cards under it as they are."""
 
     @property
     def top(self) -> CardView | None:
         return self.cards[-1] if self.cards else None
+
+    @property
+    def shown(self) -> list[CardView]:
+        return self.cards[self.start :] if self.start else self.cards
 
     slot: str = ""
     """For an empty pile while a card is selected: the move that targets it."""
@@ -85,6 +97,10 @@ class BoardView:
     base_rank: str | None
     """Chessboard's chosen base rank (``not set`` before the first foundation move)."""
     legal: int
+    moves: str = ""
+    """Every legal move in notation, space-separated: the script marks a selected card's
+    destinations from it without asking the server."""
+    piles: dict[str, PileView] = field(default_factory=dict)
 
 
 def parse_selection(board: Board, text: str | None) -> str | None:
@@ -110,16 +126,19 @@ def board_view(
     selected: str | None = None,
     *,
     interactive: bool = True,
-    hinted: str | None = None,
+    hint: Move | None = None,
 ) -> BoardView:
-    """What the templates draw; ``interactive=False`` (replays) makes every card inert."""
+    """What the templates draw; ``interactive=False`` (replays) makes every card inert.
+    ``hint`` marks its card and its destination."""
     rules = board.rules
     legal = board.legal_moves()
     targets = {m.target for m in legal if _source(m) == selected} if selected else set()
     sources = {m.source for m in legal if m.source.startswith("f")}
     piles = {name: _pile(board, name, targets, selected, sources) for name in board.pile_names}
-    if hinted in piles:
-        piles[hinted].hinted = True
+    if hint is not None and hint.target in piles:
+        piles[hint.target].hinted = True
+        for card in piles[hint.source].cards:
+            card.hint = card.source == _source(hint)
     if not interactive:
         for pile in piles.values():
             pile.slot = ""
@@ -139,6 +158,15 @@ def board_view(
                     tableau[rules.left_wing + i] if i < right_wing else None,
                 )
             )
+        for i, pile in enumerate(tableau):
+            pile.side = "left" if i < rules.left_wing else "right"
+    else:
+        for pile in tableau:
+            pile.side = "down"
+        for pile in reserves:
+            pile.side = "reserve"
+    for pile in foundations:
+        pile.side = "found"
     base = board.base_rank
     return BoardView(
         slug=rules.slug,
@@ -150,6 +178,8 @@ def board_view(
         selected=selected,
         base_rank=(RANKS[base - 1] if base else "not set") if rules.base_is_chosen else None,
         legal=len(legal),
+        moves=" ".join(m.notation() for m in legal) if interactive else "",
+        piles=piles,
     )
 
 
@@ -157,27 +187,52 @@ def _source(move: Move) -> str:
     return f"r:{move.card}" if move.card is not None else move.source
 
 
+@lru_cache(maxsize=256)
+def pile_label(rules: GameRules, name: str) -> str:
+    """A pile named the way the board shows it: ``left pile 2`` (second from the top of the
+    left wing), ``hearts foundation``, ``sevens reserve``, ``central pile 3``."""
+    kind, number = name[0], int(name[1:])
+    if kind == "f":
+        spec = rules.foundations[number - 1]
+        both = len({f.step for f in rules.foundations}) > 1
+        way = ("ascending " if spec.step > 0 else "descending ") if both else ""
+        return f"{way}{SUIT_NAMES[spec.suit]} foundation"
+    if kind == "r":
+        rank = RANK_NAMES[number - 1].lower()
+        return f"{rank}{'es' if rank.endswith('x') else 's'} reserve"
+    if not rules.left_wing:
+        return f"central pile {number}"
+    if number <= rules.left_wing:
+        return f"left pile {number}"
+    return f"right pile {number - rules.left_wing}"
+
+
+def where(rules: GameRules, name: str) -> str:
+    """A pile's name in a sentence: ``left pile 2``, ``the hearts foundation``."""
+    label = pile_label(rules, name)
+    return label if label[-1].isdigit() else f"the {label}"
+
+
 def _pile(
     board: Board, name: str, targets: set[str], selected: str | None, sources: set[str]
 ) -> PileView:
     kind = name[0]
-    number = name[1:]
-    label = {"t": f"pile {number}", "f": f"foundation {number}", "r": f"reserve {number}"}[kind]
+    label = pile_label(board.rules, name)
     cards = board.pile(name)
     views: list[CardView] = []
+    if kind == "f":
+        cards = cards[-1:]
     for index, card in enumerate(cards):
         top = index == len(cards) - 1
         if kind == "r":
             views.append(CardView(card, f"{card.name}, {label}", f"r:{card}"))
         elif kind == "t" and top:
             views.append(CardView(card, f"{card.name}, top of {label}", name))
-        elif kind == "f" and top:
+        elif kind == "f":
             source = name if name in sources else None
             views.append(CardView(card, f"{card.name}, top of {label}", source))
-        elif kind == "t":
+        else:
             views.append(CardView(card, f"{card.name}, covered"))
-    if kind == "f":
-        views = views[-1:]
     pile = PileView(name, label, kind, views, target=name in targets)
     pile.selected = selected is not None and selected.split(":")[0] == name
     _set_actions(pile, selected)
@@ -202,72 +257,48 @@ def _set_actions(pile: PileView, selected: str | None) -> None:
         pile.top.action, pile.top.value = "move", f"{selected}-{pile.name}"
 
 
+def pile_names(notations: Iterable[str]) -> set[str]:
+    """The piles that moves (in notation, targets resolved) take cards from or put them on."""
+    names: set[str] = set()
+    for notation in notations:
+        move = Move.from_notation(notation)
+        names.update((move.source, move.target))
+    return names
+
+
+def touched_piles(
+    view: BoardView, board: Board, played: Iterable[str], *, back: bool
+) -> list[PileView]:
+    """The piles ``played`` took cards from or put them on, for a move response.
+
+    ``board`` is the position after the moves (before them when ``back``: an undo). A
+    tableau pile is drawn from the lowest card the moves uncovered or covered (``start``):
+    the cards under it were covered before and after, so their markup did not change.
+    """
+    moves = list(played)
+    replay = board.copy()
+    if not back:
+        for _ in moves:
+            replay.pop()
+    lowest: dict[str, int] = {}
+    for notation in moves:  # a pile's height changes only by a move from or to it
+        move = replay.parse_move(notation)
+        for name in (move.source, move.target):
+            lowest[name] = min(lowest.get(name, len(replay.pile(name))), len(replay.pile(name)))
+        replay.push(move)
+    for name in lowest:
+        lowest[name] = min(lowest[name], len(replay.pile(name)))
+    piles = [view.piles[name] for name in sorted(lowest)]
+    for pile in piles:
+        if pile.kind == "t":
+            pile.start = max(lowest[pile.name] - 1, 0)
+    return piles
+
+
 @cache
 def layout_preview(slug: str) -> BoardView:
     """A game's deal 1, for the home page's picture of its layout (never changes)."""
     return board_view(Board(get_game(slug), 1))
-
-
-def pile_html(pile: PileView, side: str) -> str:
-    """One pile's markup. This is every move response's hot path, so it is built here in
-    Python rather than by a template include per pile (about ten times faster); the markup
-    is the same a template would write: every card a button with an accessible name.
-    ``type="submit"`` is explicit because htmx tracks a ``form=`` button only then."""
-    classes = f"pile {side} {pile.kind}{' target' if pile.target else ''}"
-    classes += f"{' selected' if pile.selected else ''}{' hinted' if pile.hinted else ''}"
-    classes += f" n{len(pile.cards)}"
-    label = pile.label + (", legal destination" if pile.target else "")
-    parts = [f'<div class="{classes}" data-pile="{pile.name}" role="group" aria-label="{label}">']
-    for card in pile.cards:
-        face = f"{card.rank}<i>{card.suit}</i></button>"
-        if card.action:
-            form = "sl" if card.action == "select" else "mv"
-            parts.append(
-                f'<button type="submit" form="{form}" name="{card.action}" '
-                f'value="{escape(card.value)}" class="card {card.css}" aria-label="{card.label}">'
-                + face
-            )
-        else:
-            parts.append(
-                f'<button class="card {card.css}" disabled aria-label="{card.label}">{face}'
-            )
-    if not pile.cards:
-        if pile.slot:
-            parts.append(
-                f'<button type="submit" form="mv" name="move" value="{escape(pile.slot)}" '
-                f'class="slot" aria-label="Empty {pile.label}">·</button>'
-            )
-        else:
-            parts.append('<span class="slot" aria-hidden="true"></span>')
-    parts.append("</div>")
-    return "".join(parts)
-
-
-def piles_html(view: BoardView) -> str:
-    """Every pile, laid out as the game is traditionally shown: rows of left wing,
-    foundation and right wing, or Archway's arch of reserves around its central piles and
-    foundations. Built in Python with ``pile_html``, for the same reason."""
-    if view.layout == "wings":
-        rows = "".join(
-            f'<div class="row">{_place(row.left, "left")}{_place(row.middle, "found")}'
-            f"{_place(row.right, 'right')}</div>"
-            for row in view.rows
-        )
-        return f'<div class="wings">{rows}</div>'
-    reserves = "".join(pile_html(pile, "reserve") for pile in view.reserves)
-    central = "".join(pile_html(pile, "down") for pile in view.central)
-    foundations = "".join(pile_html(pile, "found") for pile in view.foundations)
-    return (
-        f'<div class="arch"><div class="reserves">{reserves}</div>'
-        f'<div class="central">{central}</div><div class="foundations">{foundations}</div></div>'
-    )
-
-
-def _place(pile: PileView | None, side: str) -> str:
-    """A pile of a wing row, or the gap where a shorter wing or the foundations end."""
-    if pile is not None:
-        return pile_html(pile, side)
-    return f'<div class="pile {side}{" none" if side == "found" else ""}"></div>'
 
 
 def thumbnail(game: object) -> BoardView:
@@ -276,13 +307,75 @@ def thumbnail(game: object) -> BoardView:
 
 
 def describe_move(board: Board, move: Move) -> str:
-    """``Seven of clubs from pile 3 to pile 5``: a move in words, before it is played."""
+    """``Seven of clubs from left pile 3 to the hearts foundation``: a move in words, before
+    it is played, naming piles the way the board shows them."""
     card = move.card or board.pile(move.source)[-1]
-    where = {"t": "pile", "f": "foundation", "r": "reserve"}
-    return (
-        f"{card.name} from {where[move.source[0]]} {move.source[1:]} "
-        f"to {where[move.target[0]]} {move.target[1:]}"
-    )
+    rules = board.rules
+    return f"{card.name} from {where(rules, move.source)} to {where(rules, move.target)}"
+
+
+def played_cards(board: Board, notations: Iterable[str], *, before: bool) -> list[Card]:
+    """The card each move moved; ``board`` is the position after the moves, or the one
+    before them when ``before``."""
+    moves = list(notations)
+    replay = board.copy()
+    if not before:
+        for _ in moves:
+            replay.pop()
+    cards = []
+    for notation in moves:
+        move = replay.parse_move(notation)
+        cards.append(move.card or replay.pile(move.source)[-1])
+        replay.push(move)
+    return cards
+
+
+def describe_outcome(
+    board: Board, played: tuple[str, ...], *, automatic: int, back: bool, restart: bool = False
+) -> str:
+    """What the live region says after an action: the move, then what auto-play did
+    ("Seven of spades to the spades foundation. Auto-play: eight and nine of spades.").
+
+    ``played`` are the action's moves in play order (for an undo, ``back``, the moves it took
+    back from ``board``); the last ``automatic`` of them were auto-play.
+    """
+    if restart:
+        return "Back to the opening deal."
+    if not played:
+        return ""
+    rules = board.rules
+    cards = played_cards(board, played, before=back)
+    moves = [Move.from_notation(n) for n in played]
+    own = len(played) - automatic
+    if back:
+        said = [f"{c.name} to {where(rules, m.source)}" for c, m in zip(cards, moves, strict=True)]
+        sentence = f"Taken back: {said[0]}." if own else ""
+        if automatic:
+            sentence += f" Auto-play taken back: {cards_in_words(cards[own:])}."
+        return sentence.strip()
+    if own > 2:  # an undone restart plays the whole line again
+        return f"{len(played)} moves played again."
+    said = [f"{c.name} to {where(rules, m.target)}" for c, m in zip(cards, moves, strict=True)]
+    sentence = "".join(f"{each}. " for each in said[:own])
+    if automatic:
+        sentence += f"Auto-play: {cards_in_words(cards[own:])}."
+    return sentence.strip()
+
+
+def cards_in_words(cards: list[Card]) -> str:
+    """``eight and nine of spades, two of hearts``: runs of one suit said once."""
+    groups: list[tuple[int, list[str]]] = []
+    for card in cards:
+        rank = RANK_NAMES[card.rank - 1].lower()
+        if groups and groups[-1][0] == card.suit:
+            groups[-1][1].append(rank)
+        else:
+            groups.append((card.suit, [rank]))
+    parts = []
+    for suit, ranks in groups:
+        said = ranks[0] if len(ranks) == 1 else f"{', '.join(ranks[:-1])} and {ranks[-1]}"
+        parts.append(f"{said} of {SUIT_NAMES[suit]}")
+    return ", ".join(parts)
 
 
 def card_short(card: Card) -> str:
@@ -314,34 +407,34 @@ def move_words(board: Board, move: Move) -> str:
     return f"{card_short(card)} → empty pile {move.target[1:]}"
 
 
-def move_list(board: Board, line: list[str]) -> list[tuple[int, str, str]]:
+def move_list(board: Board, line: list[str], *, first: int = 1) -> list[tuple[int, str, str]]:
     """The replay's move list: number, notation and words of each move of ``line``, played
-    from ``board`` (which it changes)."""
+    from ``board`` (which it changes); the first is numbered ``first``."""
     moves = []
-    for number, notation in enumerate(line, 1):
+    for number, notation in enumerate(line, first):
         move = board.parse_move(notation)
         moves.append((number, notation, move_words(board, move)))
         board.push(move)
     return moves
 
 
-def daily_ending(game: Game) -> dict[str, object]:
-    """What a daily win shows: moves against par, the player's rank among the day's winners
-    (none for a late or eased win) and the next game's daily of the same day."""
-    from games.daily import ranking  # the daily module reads the database
+def daily_ending(game: Game, *, now: datetime) -> dict[str, object]:
+    """What a daily win shows: moves against par, the player's place among the day's ranked
+    winners (or where an unranked win would place) and the next game's daily of that day."""
+    from games.daily import own_row, winners_by_daily  # the daily module reads the database
 
     daily = game.daily
     assert daily is not None
-    rows = ranking(daily)
-    mine = next((row for row in rows if row.entry.player_id == game.owner_id), None)
+    row = own_row(daily, game.owner, now=now)
     slugs = list(GAMES)
     following = GAMES[slugs[(slugs.index(game.game) + 1) % len(slugs)]]
     over = game.ply - daily.par
     return {
         "over_par": over,
         "under_par": -over,
-        "rank": mine.rank if mine else None,
-        "players": len(rows),
+        "rank": row.rank if row else None,
+        "ranked": bool(row and row.ranked),
+        "players": winners_by_daily([daily]).get(daily.pk, 0),
         "next": {"slug": following.slug, "name": following.name},
     }
 
@@ -357,8 +450,9 @@ def hint_message(board: Board, hint: Hint) -> tuple[str, bool]:
     return "No winning line was found in time; try again after a move.", False
 
 
-def analysis_message(game: object, ply: int | None) -> str:
-    """What Analyse found: the last move that kept the game winnable, if the solver knows."""
+def analysis_message(line: Sequence[str], ply: int | None) -> str:
+    """What Analyse found for ``line`` (the notation of the game's moves): the last move that
+    kept the game winnable, if the solver knows."""
     if ply is None:
         return (
             "The solver found no move that lost this game: it may still be winnable, "
@@ -366,7 +460,7 @@ def analysis_message(game: object, ply: int | None) -> str:
         )
     if ply == 0:
         return "This deal could not be won from the start."
-    notation = game.moves.get(ply=ply, undone=False).notation  # type: ignore[attr-defined]
+    notation = line[ply - 1]
     return f"The game could still be won until move {ply} ({notation})."
 
 

@@ -10,7 +10,6 @@ clock.
 from __future__ import annotations
 
 import functools
-import secrets
 import threading
 import uuid
 from collections import OrderedDict
@@ -18,14 +17,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.db.models import F
 
-from games import rows
+from games import rows, solver_jobs
 from games.daily import record_win
 from games.models import Daily, Game, Move, Player
-from games.rules import MAX_DEAL, Board, GameRecord, IllegalMove, get_game, solver
+from games.pools import random_playable_deal
+from games.rules import Board, GameRecord, IllegalMove, get_game
+from games.rules import Move as RulesMove
 from games.rules.solver import Hint
 
 IDLE_CAP = timedelta(minutes=2)
@@ -33,8 +33,16 @@ IDLE_CAP = timedelta(minutes=2)
 
 PlayerId = uuid.UUID | None
 
-BOARD_CACHE_SIZE = 2048
+MAX_PLIES = 2000
+"""Moves one game (or an imported record) may hold: real games end far sooner (a win takes
+52 to a few hundred moves), and each move costs a row and replay time."""
+
+BOARD_CACHE_WEIGHT = 400_000
+"""What the board cache may hold, in plies plus ``BOARD_WEIGHT`` per board: a board's memory
+grows with its move stack, so the cap is on the plies held, not the number of boards."""
+BOARD_WEIGHT = 64
 _boards: OrderedDict[tuple[uuid.UUID, int], Board] = OrderedDict()
+_boards_weight = 0
 _boards_lock = threading.Lock()
 """Boards by (game id, version): a version names one line of moves, so an entry can never be
 stale, and every app server may keep its own. Callers get copies."""
@@ -54,11 +62,15 @@ class NotOwner(Exception):
 
 @dataclass(frozen=True)
 class Outcome:
-    """A write's result: the game row, its board and the moves this action played."""
+    """A write's result: the game row, its board and the moves this action played (for an
+    undo, ``back``, the moves it took back), in play order; the last ``automatic`` of them
+    were auto-play or auto-finish."""
 
     game: Game
     board: Board
     played: tuple[str, ...] = ()
+    automatic: int = 0
+    back: bool = False
 
 
 def game_start(
@@ -71,9 +83,11 @@ def game_start(
     daily: Daily | None = None,
     now: datetime,
 ) -> Game:
-    """Create a game of ``deal`` (a random one when ``None``) and play its safe opening."""
+    """Create a game of ``deal`` and play its safe opening. Without a ``deal``, a random one
+    that leaves a legal move after that opening (``games.pools`` deals proved ones)."""
     rules = get_game(game)
-    number = deal if deal is not None else secrets.randbelow(MAX_DEAL) + 1
+    options = tuple(options)
+    number = deal if deal is not None else random_playable_deal(rules, options)
     board = Board(rules, number, options=options)
     autoplay = player.autoplay if autoplay is None else autoplay
     with transaction.atomic():
@@ -142,13 +156,22 @@ def _deal(slug: str, deal: int, options: tuple[str, ...]) -> Board:
     return _dealt(slug, deal, options).copy()
 
 
+def _weight(board: Board) -> int:
+    return BOARD_WEIGHT + board.ply
+
+
 def _remember(game: Game, board: Board) -> None:
+    global _boards_weight
     copy = board.copy()
+    key = (game.pk, game.version)
     with _boards_lock:  # threaded servers (runserver, gthread workers) share the cache
-        _boards[(game.pk, game.version)] = copy
-        _boards.move_to_end((game.pk, game.version))
-        while len(_boards) > BOARD_CACHE_SIZE:
-            _boards.popitem(last=False)
+        if (old := _boards.pop(key, None)) is not None:
+            _boards_weight -= _weight(old)
+        _boards[key] = copy
+        _boards_weight += _weight(copy)
+        while _boards_weight > BOARD_CACHE_WEIGHT and len(_boards) > 1:
+            _, dropped = _boards.popitem(last=False)
+            _boards_weight -= _weight(dropped)
 
 
 def game_record(game: Game) -> GameRecord:
@@ -163,15 +186,52 @@ def game_play_move(
     expected_ply: int | None,
     now: datetime,
 ) -> Outcome:
-    """Play one move (raises ``IllegalMove`` or ``NotationError``), then safe auto-play."""
+    """Play one move (raises ``IllegalMove`` or ``NotationError``), then with auto-play on,
+    the safe foundation moves and, once only foundation moves are left, the rest of them."""
     game, board = _load(game_id, player_id, expected_ply)
     move = board.play(notation)
     played = [(move.notation(), False)]
     if game.autoplay:
-        played += [(m.notation(), True) for m in board.autoplay()]
+        played += [(m.notation(), True) for m in (*board.autoplay(), *auto_finish(board))]
     with transaction.atomic():
         _append(game, board, played, now=now)
-    return Outcome(game, board, tuple(n for n, _ in played))
+    return Outcome(game, board, tuple(n for n, _ in played), automatic=len(played) - 1)
+
+
+def auto_finish(board: Board) -> list[Move]:
+    """Play the game out when foundation moves alone win it; return those moves (none when
+    they do not). Each is a move like any other (RULES.md counts every card moved).
+
+    Never while Chessboard's base rank is open: only a player's move may choose it.
+    """
+    if board.rules.base_is_chosen and board.base_rank is None:
+        return []
+    trial = board.copy(stack=False)
+    moves: list[RulesMove] = []
+    while not trial.is_won():
+        step = next((m for m in trial.legal_moves() if m.to_foundation), None)
+        if step is None:
+            return []
+        trial.push(step)
+        moves.append(step)
+    for step in moves:
+        board.push(step)
+    return moves
+
+
+@functools.lru_cache(maxsize=1024)
+def _opening(slug: str, deal: int, options: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(m.notation() for m in _deal(slug, deal, options).autoplay())
+
+
+def opening_ply(game: Game, board: Board) -> int:
+    """Where the game's opening ends: after the deal's safe auto-play when the game's line
+    begins with it (a game started with auto-play on), else at the deal."""
+    opening = _opening(game.game, game.deal, tuple(game.options))
+    if not opening or board.ply < len(opening):
+        return 0
+    line = board.move_stack[: len(opening)]
+    return len(opening) if tuple(m.notation() for m in line) == opening else 0
 
 
 def game_undo(
@@ -179,7 +239,7 @@ def game_undo(
 ) -> Outcome:
     """Take back the last player move and the auto-play that followed it; or a restart."""
     game, board = _load(game_id, player_id, expected_ply)
-    if board.ply == 0 and game.restart_ply:
+    if game.restart_ply and board.ply < game.restart_ply:
         return _redo(game, board, now=now, upto=game.restart_ply, count_undo=True)
     group = _last_group(_line(game, board))
     if not group:
@@ -191,7 +251,8 @@ def game_undo(
     with transaction.atomic():
         _save(game, board, now=now)
         Move.objects.filter(pk__in=[pk for pk, _, _ in group]).update(undone=True)
-    return Outcome(game, board, tuple(notation for _, notation, _ in group))
+    played = tuple(notation for _, notation, _ in group)
+    return Outcome(game, board, played, automatic=len(group) - 1, back=True)
 
 
 def game_redo(
@@ -205,18 +266,24 @@ def game_redo(
 def game_restart(
     *, game_id: uuid.UUID, player_id: PlayerId, expected_ply: int | None, now: datetime
 ) -> Outcome:
-    """Back to the deal; one undo brings the position back."""
+    """Back to the opening the player first saw (the deal, and the safe auto-play that
+    opened the game when it was started with auto-play on), counting each move taken back as
+    an undo; one undo brings the position back."""
     game, board = _load(game_id, player_id, expected_ply)
-    if board.ply == 0:
-        raise IllegalMove("restart", "The game is already at its start")
     line = _line(game, board)
+    opening = opening_ply(game, board)
+    if not all(auto for _, _, auto in line[:opening]):
+        opening = 0  # the player made those moves by hand
+    if board.ply <= opening:
+        raise IllegalMove("restart", "The game is already at its start")
     restart_ply = board.ply
-    while board.ply:
+    while board.ply > opening:
         board.pop()
-    game.redo += restart_ply
+    game.redo += restart_ply - opening
+    game.undos += restart_ply - opening  # every move a restart takes back is an undo (RULES.md)
     with transaction.atomic():
         _save(game, board, now=now, restart_ply=restart_ply)
-        Move.objects.filter(pk__in=[pk for pk, _, _ in line]).update(undone=True)
+        Move.objects.filter(pk__in=[pk for pk, _, _ in line[opening:]]).update(undone=True)
     return Outcome(game, board)
 
 
@@ -226,11 +293,12 @@ def game_set_autoplay(
     """Switch auto-play for this game and save it as the player's preference."""
     game, board = _load(game_id, player_id, None)
     game.autoplay = on
-    played = [(m.notation(), True) for m in board.autoplay()] if on else []
+    moves = [*board.autoplay(), *auto_finish(board)] if on else []
+    played = [(m.notation(), True) for m in moves]
     with transaction.atomic():
         _append(game, board, played, now=now)
         Player.objects.filter(pk=player_id).update(autoplay=on)
-    return Outcome(game, board, tuple(n for n, _ in played))
+    return Outcome(game, board, tuple(n for n, _ in played), automatic=len(played))
 
 
 # -- helpers ------------------------------------------------------------------------------
@@ -306,14 +374,21 @@ def _redo(
     with transaction.atomic():
         _save(game, board, now=now)
         Move.objects.filter(pk__in=[m[0] for m in pending]).update(undone=False)
-    return Outcome(game, board, tuple(m[2] for m in pending))
+    automatic = len(pending) - 1 - max((i for i, m in enumerate(pending) if not m[3]), default=-1)
+    return Outcome(game, board, tuple(m[2] for m in pending), automatic=automatic)
 
 
 def _append(game: Game, board: Board, played: list[tuple[str, bool]], *, now: datetime) -> None:
     """Store moves just played on ``board``; a new move replaces the redo line.
 
     Call it inside a transaction: a taken ply (which the compare and swap in ``_save``
-    already rules out) raises ``GameConflict`` and the transaction rolls back."""
+    already rules out) raises ``GameConflict`` and the transaction rolls back. A line past
+    ``MAX_PLIES`` raises ``IllegalMove``."""
+    if board.ply > MAX_PLIES:
+        raise IllegalMove(
+            played[0][0] if played else "-",
+            f"A game holds at most {MAX_PLIES:,} moves: restart it or start a new one",
+        )
     drop_redo = bool(played) and game.redo > 0
     if drop_redo:
         game.redo = 0
@@ -350,37 +425,37 @@ def _save(game: Game, board: Board, *, now: datetime, restart_ply: int | None = 
         record_win(game, now)
 
 
-HINT_SECONDS = 1.0
-"""The Hint button's solver budget: an answer within about a second, never a blocked worker."""
-ANALYSE_SECONDS = 3.0
-
-
 def game_hint(*, game_id: uuid.UUID, player_id: PlayerId) -> tuple[Game, Board, Hint]:
-    """The next move of a winning line from the game's position (counted on the game)."""
+    """The next move of a winning line from the game's position (counted on the game).
+
+    Raises ``SolverBusy`` (nothing counted) when the solver cannot run for this player now.
+    """
     game, board = _load(game_id, player_id, None)
-    answer = solver.hint(board, seconds=HINT_SECONDS)
+    assert player_id is not None  # _load checked the owner
+    answer = solver_jobs.position_hint(board, player_id=player_id)
     Game.objects.filter(pk=game.pk).update(hints=F("hints") + 1)
     game.hints += 1
     return game, board, answer
 
 
-def game_analyse(game: Game) -> int | None:
-    """The ply whose move made the game unwinnable (0: the deal itself), if the solver can
-    tell within its budget; ``None`` otherwise (or while the position can still be won).
-    Answers are cached per game version: a second click costs nothing."""
-    key = f"analyse:{game.pk}:{game.version}"
-    if (cached := cache.get(key)) is not None:
-        return None if cached < 0 else int(cached)
+def game_analyse(*, game: Game, now: datetime) -> tuple[list[str], solver_jobs.AnalysisState]:
+    """Where the game's current line was lost: done, or queued for the task worker.
+
+    On a daily game, asking counts as a hint (once per line of play)."""
     line = game_line(game)
-    ply = solver.first_losing_ply(
-        game.game, game.deal, line, seconds=ANALYSE_SECONDS, options=game.options
-    )
-    cache.set(key, -1 if ply is None else ply, timeout=24 * 3600)
-    return ply
+    state = solver_jobs.analysis_request(game=game, line=line, now=now)
+    if state.counted and game.daily_id is not None:
+        Game.objects.filter(pk=game.pk).update(hints=F("hints") + 1)
+    return line, state
 
 
 def game_import(*, player: Player, record: GameRecord, now: datetime) -> Game:
-    """A new game of the player's own from a record (already replayed by the engine)."""
+    """A new game of the player's own from a record (already replayed by the engine); it
+    never counts in statistics. A record longer than ``MAX_PLIES`` raises ``IllegalMove``."""
+    if len(record.moves) > MAX_PLIES:
+        raise IllegalMove(
+            "-", f"A record holds at most {MAX_PLIES:,} moves; this one has {len(record.moves):,}"
+        )
     board = record.replay()
     with transaction.atomic():
         game = Game.objects.create(
@@ -391,6 +466,7 @@ def game_import(*, player: Player, record: GameRecord, now: datetime) -> Game:
             autoplay=False,
             position=board.layout(),
             active_at=now,
+            imported=True,
         )
         Move.objects.bulk_create(
             Move(game=game, ply=ply, notation=move.notation())
@@ -404,8 +480,17 @@ def game_import(*, player: Player, record: GameRecord, now: datetime) -> Game:
 
 
 def game_delete(*, game_id: uuid.UUID, player_id: PlayerId) -> None:
-    """Delete a game and its moves; only its owner may."""
-    game = Game.objects.get(pk=game_id)
-    if player_id is None or game.owner_id != player_id:
-        raise NotOwner("Only the player who started this game can delete it")
-    game.delete()
+    """Delete a game and its moves; only its owner may. Deleting a game already gone is a
+    no-op (a double-clicked Delete).
+
+    The game row is locked first: a move in flight either commits before the delete (whose
+    cascade then sees its rows) or finds the row gone (a ``GameConflict`` for that move),
+    never a move row left pointing at a deleted game.
+    """
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        if game is None:
+            return
+        if player_id is None or game.owner_id != player_id:
+            raise NotOwner("Only the player who started this game can delete it")
+        game.delete()

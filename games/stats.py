@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from games.models import Game, Player
+from django.db.models import Exists, OuterRef
+
+from games.models import Game, Move, Player
 from games.rules import GAMES
 
 
@@ -30,12 +32,16 @@ class GameStats:
 def player_stats(player: Player, *, recent: int = 40) -> list[GameStats]:
     """Per game: played, won, win rate, current and best win streak, fewest moves, fastest.
 
-    A streak counts wins in the order games were started; a game left unfinished breaks it,
-    except the newest one, which may still be won.
+    A game counts once the player made a move in it (opening one and leaving is not a game
+    played; auto-play alone is not a move); imported games never count (a pasted record is
+    not a win). A streak counts wins in the order games were started; a game left
+    unfinished breaks it, except the newest one, which may still be won.
     """
     stats = {slug: GameStats(slug, rules.name) for slug, rules in GAMES.items()}
+    played = Move.objects.filter(game=OuterRef("pk"), auto=False)
     rows = list(
-        Game.objects.filter(owner=player)
+        Game.objects.filter(owner=player, imported=False)
+        .filter(Exists(played))
         .order_by("created_at")
         .values_list("game", "status", "ply", "elapsed")
     )

@@ -3,7 +3,8 @@ import datetime as dt
 from django.contrib.auth import views as auth_views
 from django.urls import path, register_converter
 
-from games import daily_views, player_views, views
+from games import daily_views, limits, player_views, pool_views, views
+from games.limits import rate_limited
 
 
 class DateConverter:
@@ -41,24 +42,30 @@ urlpatterns = [
     path("games/<uuid:game_id>/delete", views.delete, name="delete"),
     path("games/<uuid:game_id>/hint", views.hint, name="hint"),
     path("games/<uuid:game_id>/analyse", views.analyse, name="analyse"),
+    path("games/<uuid:game_id>/verdict", pool_views.verdict, name="verdict"),
+    path("games/<uuid:game_id>/analysis", views.analysis, name="analysis"),
     path("import/", views.import_record, name="import"),
     path("daily/", daily_views.today, name="daily"),
     path("daily/archive/", daily_views.archive, name="daily_archive"),
     path("daily/<date:date>/", daily_views.day, name="daily_day"),
     path("daily/<date:date>/<slug:slug>/", daily_views.board, name="daily_board"),
-    path("daily/<date:date>/<slug:slug>/play", daily_views.play, name="daily_play"),
+    path(
+        "daily/<date:date>/<slug:slug>/play",
+        rate_limited("play", *limits.PLAY)(daily_views.play),
+        name="daily_play",
+    ),
     path("leaderboard/<slug:slug>/", daily_views.game_board, name="game_board"),
     path("me/", player_views.profile, name="profile"),
     path("me/games/", player_views.my_games, name="my_games"),
     path("me/stats/", player_views.stats, name="stats"),
     path("accounts/signup/", player_views.signup, name="signup"),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
-    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path(
-        "accounts/password/",
-        auth_views.PasswordChangeView.as_view(success_url="/accounts/password/done/"),
-        name="password_change",
+        "accounts/login/",
+        rate_limited("login", *limits.LOGIN)(auth_views.LoginView.as_view()),
+        name="login",
     ),
+    path("accounts/logout/", player_views.logout_everywhere, name="logout"),
+    path("accounts/password/", player_views.password_change, name="password_change"),
     path(
         "accounts/password/done/",
         auth_views.PasswordChangeDoneView.as_view(),

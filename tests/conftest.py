@@ -27,3 +27,14 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
         "executable_path": CHROMIUM,
         "args": [*browser_type_launch_args.get("args", []), *CHROMIUM_ARGS],
     }
+
+
+@pytest.fixture
+def run_tasks() -> Any:
+    """Run every queued background task now, as ``manage.py worker`` would (no schedule)."""
+    from django.core.management import call_command
+
+    def run() -> None:
+        call_command("worker", batch=True, no_schedule=True, interval=0, verbosity=0)
+
+    return run

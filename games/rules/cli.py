@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from .board import Board
+from .deals import DEAL_DIGITS
 from .errors import RulesError
 from .record import ReplayError, play_words, split_record
 
@@ -23,7 +24,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _deal_number(text: str) -> int:
-    if not text.isdigit():
+    if not DEAL_DIGITS.fullmatch(text):
         raise argparse.ArgumentTypeError(f"deal number {text!r} is not a whole number")
     return int(text)
 

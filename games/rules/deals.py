@@ -8,6 +8,7 @@ the three to ``pysol_cards``' own layouts.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from pysol_cards.cards import createCards
@@ -20,6 +21,10 @@ from .variants import GameRules
 
 MAX_DEAL = 2**63 - 1
 """The largest deal number: it fits a signed 64-bit database integer."""
+
+DEAL_DIGITS = re.compile(r"[0-9]+")
+"""How a deal number is written: ASCII digits only (``str.isdigit`` also accepts "²" and
+"①", which ``int`` refuses)."""
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from .cards import ALL_CARDS, Card, next_rank, parse_cards
-from .deals import Layout, check_deal_number
+from .deals import DEAL_DIGITS, Layout, check_deal_number
 from .errors import LayoutError, RulesError
 from .variants import GameRules, get_game
 
@@ -64,7 +64,7 @@ def _single(fields: dict[str, list[str]], key: str) -> str:
 
 
 def _integer(text: str) -> int:
-    if not text.isdigit():
+    if not DEAL_DIGITS.fullmatch(text):
         raise LayoutError(f"deal {text!r} is not a whole number")
     return int(text)
 

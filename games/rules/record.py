@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 from .board import Board
-from .deals import check_deal_number
+from .deals import DEAL_DIGITS, check_deal_number
 from .errors import IllegalMove, LayoutError, RulesError
 from .moves import Move
 from .variants import get_game
@@ -95,7 +95,7 @@ class GameRecord:
             rules = get_game(game)
         except RulesError as error:
             raise type(error)(f"line {game_line}: {error}") from error
-        if not deal.isdigit():
+        if not DEAL_DIGITS.fullmatch(deal):
             raise LayoutError(f"line {deal_line}: deal {deal!r} is not a whole number")
         try:
             number = check_deal_number(int(deal[:25]))

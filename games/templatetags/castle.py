@@ -3,7 +3,7 @@ from datetime import timedelta
 from django import template
 from django.utils.safestring import SafeString, mark_safe
 
-from games.presentation import BoardView, for_people, piles_html
+from games.presentation import for_people
 
 register = template.Library()
 
@@ -27,12 +27,6 @@ def duration_iso(value: timedelta) -> str:
 def for_people_filter(text: str) -> str:
     """``{{ message|for_people }}``: card codes written as cards (``3D`` reads ``3♦``)."""
     return for_people(str(text))
-
-
-@register.simple_tag
-def piles(view: BoardView) -> SafeString:
-    """``{% piles view %}``: every pile of the board as buttons (see ``piles_html``)."""
-    return mark_safe(piles_html(view))  # built from engine values and escaped values
 
 
 @register.simple_tag

@@ -1,42 +1,362 @@
-/* Castle: keyboard play on the board.
+/* Castle: playing on the board, one request per card move.
  *
- * Only an enhancement: every card is a real form button, so the game plays fully without
- * this file. Listeners sit on document (event delegation), so they survive htmx replacing
- * #board after every move.
+ * Only an enhancement: every card is a real form button and the game plays fully without
+ * this file. With it:
  *
- *   Arrow keys   move focus between the cards and empty piles you can use
- *                (Left/Right along a row, Up/Down to the row above or below)
- *   Enter, Space select the focused card, or move the selected card there (native buttons)
- *   Escape       cancel the selection
+ *   Click a card     selects it here, at once: its legal destinations come with the page
+ *                    (#play data-moves, every legal move), no request
+ *   Click a pile     sends the selected card there (a legal one glows); the move is the only
+ *                    request, and its answer redraws only what changed
+ *   Click it again   (or double-click, double-tap) sends the card home to its foundation
+ *   Drag             mouse, pen or touch (pointer events): drop on a pile; an illegal drop
+ *                    returns the card and the status says why
+ *   Arrow keys       move focus between the cards and piles you can use
+ *   Enter, Space     select the focused card, or send the selected card to the focused pile
+ *   Escape           cancel the selection
  *
- * After a swap the focus comes back where play continues: to the nearest legal destination
- * when a card has just been selected, to the same pile after a move, to the card that was
- * selected after a cancel, to the same control after undo or redo.
+ * A click can never leave the game: every click and submit on the board and its controls
+ * is taken over here (so no form is ever submitted natively from swapped content), and
+ * while a request is in flight further clicks are ignored, so a move is never sent twice
+ * or against a stale position. Answers are elements that replace the ones with their id
+ * (templates/games/move_response.html); static/js/motion.js animates what they played.
  */
 (function () {
   "use strict";
 
-  var DIRECTIONS = {
-    ArrowLeft: [-1, 0],
-    ArrowRight: [1, 0],
-    ArrowUp: [0, -1],
-    ArrowDown: [0, 1],
-  };
-  var saved = null;
-
-  function board() {
-    return document.getElementById("board");
+  var board = document.getElementById("board");
+  if (!board || !document.getElementById("play")) return;
+  if (board.classList.contains("selecting")) {
+    /* A ?select= page (made for play without JavaScript): select here instead. */
+    var chosen = board.querySelector("#mv input[name=select]");
+    if (chosen && chosen.value) location.replace(location.pathname + "#" + chosen.value);
+    else location.replace(location.pathname);
+    return;
   }
 
-  function usable(root) {
-    if (!root) return [];
+  var DIRECTIONS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+  var busy = false;
+  var selection = null; /* {source, card, pile, targets, enabled} */
+  var swallow = null; /* the card a drag ended on: its click is not a click */
+  var drag = null;
+
+  function play() { return document.getElementById("play"); }
+  function pileOf(el) { return el && el.closest && el.closest("#board .pile[data-pile]"); }
+  function pileEl(name) { return document.getElementById("pile-" + name); }
+
+  /* Every legal move, by what moves: {"t3": ["t6", "f2"], "r:7H": ["f3", "f7"]}. */
+  function legal() {
+    var map = {};
+    (play().dataset.moves || "").split(" ").forEach(function (notation) {
+      if (!notation) return;
+      var cut = notation.lastIndexOf("-");
+      var source = notation.slice(0, cut);
+      (map[source] = map[source] || []).push(notation.slice(cut + 1));
+    });
+    return map;
+  }
+
+  function sourceOf(button) {
+    return button && button.name === "select" && !button.disabled ? button.value : null;
+  }
+
+  /* -- selection, all in the page ---------------------------------------------------------- */
+
+  function select(card) {
+    deselect();
+    var pile = pileOf(card);
+    var source = sourceOf(card);
+    var targets = legal()[source] || [];
+    selection = { source: source, card: card, pile: pile, targets: targets, enabled: [] };
+    board.classList.add("selecting");
+    card.classList.add("picked");
+    if (pile.dataset.pile.charAt(0) !== "r") pile.classList.add("selected");
+    targets.forEach(function (name) {
+      var target = pileEl(name);
+      if (!target) return;
+      target.classList.add("target");
+      var top = target.lastElementChild;
+      if (top && top.disabled) {
+        top.disabled = false;
+        selection.enabled.push(top);
+      }
+    });
+  }
+
+  function deselect() {
+    if (!selection) return;
+    board.classList.remove("selecting");
+    selection.card.classList.remove("picked");
+    selection.pile.classList.remove("selected");
+    selection.targets.forEach(function (name) {
+      var target = pileEl(name);
+      if (target) target.classList.remove("target");
+    });
+    selection.enabled.forEach(function (el) { el.disabled = true; });
+    selection = null;
+  }
+
+  /* Home: the foundation that takes it (the first of two, in Archway), or let the server
+     say why none does. */
+  function home(source) {
+    var to = (legal()[source] || []).filter(function (name) { return name.charAt(0) === "f"; });
+    return source + "-" + (to[0] || "f");
+  }
+
+  /* -- requests: one at a time -------------------------------------------------------------- */
+
+  function token() {
+    try {
+      return JSON.parse(document.body.getAttribute("hx-headers"))["X-CSRFToken"];
+    } catch (error) {
+      var input = document.querySelector("input[name=csrfmiddlewaretoken]");
+      return input ? input.value : "";
+    }
+  }
+
+  function say(text) {
+    var status = document.getElementById("status");
+    if (!status) return;
+    status.className = "status error";
+    status.innerHTML = "";
+    var p = document.createElement("p");
+    p.className = "message";
+    p.textContent = text;
+    status.appendChild(p);
+  }
+
+  function send(url, fields, lift) {
+    busy = true;
+    board.classList.add("busy");
+    var controls = document.getElementById("controls");
+    var body = null;
+    if (fields) {
+      body = new URLSearchParams(fields);
+      body.set("ply", play().dataset.ply);
+    }
+    return fetch(url, {
+      method: fields ? "POST" : "GET",
+      body: body,
+      credentials: "same-origin",
+      headers: {
+        "HX-Request": "true",
+        "X-CSRFToken": token(),
+        "Castle-Controls": controls ? controls.dataset.key || "" : "",
+      },
+    }).then(function (response) {
+      return response.text().then(function (html) {
+        if ([200, 400, 403, 409, 422].indexOf(response.status) < 0) {
+          throw new Error(String(response.status));
+        }
+        apply(html, response.status, lift);
+      });
+    }).catch(function () {
+      if (lift) lift.back();
+      say("The server did not answer: nothing was changed. Try again.");
+    }).then(function () {
+      busy = false;
+      board.classList.remove("busy");
+    });
+  }
+
+  /* Each element of the answer replaces the one with its id; a pile with data-from keeps
+     its cards below that index (they did not change). */
+  function apply(html, status, lift) {
+    var template = document.createElement("template");
+    template.innerHTML = html;
+    var parts = Array.prototype.filter.call(template.content.children, function (el) {
+      return el.id && document.getElementById(el.id);
+    });
+    if (!parts.length) throw new Error("no partials");
+    var focus = rememberFocus();
+    var moved = parts.some(function (el) { return el.classList.contains("pile"); });
+    var before = window.CastleMotion ? window.CastleMotion.before(template.content, lift) : null;
+    if (moved || status !== 422) deselect();
+    if (moved) {
+      board.querySelectorAll(".hint-from, .hint-to").forEach(function (el) {
+        el.classList.remove("hint-from", "hint-to");
+      });
+    }
+    parts.forEach(function (el) {
+      var old = document.getElementById(el.id);
+      if (el.dataset.from) {
+        var from = Number(el.dataset.from);
+        while (old.children.length > from) old.lastElementChild.remove();
+        while (el.firstChild) old.appendChild(el.firstChild);
+        old.className = el.className;
+        old.setAttribute("aria-label", el.getAttribute("aria-label"));
+      } else {
+        old.replaceWith(el);
+      }
+    });
+    var form = document.querySelector("#controls form");
+    if (form && form.elements.ply) form.elements.ply.value = play().dataset.ply;
+    if (lift && !moved) lift.back();
+    if (before) window.CastleMotion.after(before);
+    else if (lift && moved) lift.drop();
+    restoreFocus(focus);
+  }
+
+  /* -- clicks: all of them, on the board and its controls ---------------------------------- */
+
+  document.addEventListener("submit", function (event) {
+    if (event.target.closest && event.target.closest(".game")) event.preventDefault();
+  }, true);
+
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest && event.target.closest("#status a[hx-get]");
+    if (link) {
+      /* Analyse: its answer is the status, in place (a plain link without this script). */
+      event.preventDefault();
+      if (!busy) send(link.getAttribute("hx-get"), null);
+      return;
+    }
+    var el = event.target.closest && event.target.closest("button, a.cancel");
+    var inBoard = el && board.contains(el);
+    var control = el && el.closest("#controls form");
+    if (!inBoard && !control) {
+      if (selection && !event.target.closest("#board")) deselect();
+      return;
+    }
+    event.preventDefault();
+    event.stopPropagation();
+    if (swallow && swallow.contains(el)) { swallow = null; return; }
+    if (window.CastleMotion) window.CastleMotion.finish();
+    if (busy) return;
+    if (control) {
+      var fields = {};
+      if (el.name) fields[el.name] = el.value;
+      send(el.getAttribute("formaction"), fields);
+      return;
+    }
+    if (el.classList.contains("cancel")) { deselect(); return; }
+    cardClick(el, event.detail === 0);
+  }, true);
+
+  function cardClick(el, keyboard) {
+    var pile = pileOf(el);
+    if (!pile) return;
+    var name = pile.dataset.pile;
+    var source = sourceOf(el);
+    if (selection) {
+      if (el === selection.card) { send("moves", { move: home(selection.source) }); return; }
+      if (source && name.charAt(0) === "r") { select(el); return; }
+      send("moves", { move: selection.source + "-" + name });
+      return;
+    }
+    if (!source) return;
+    select(el);
+    if (keyboard) focusTarget();
+  }
+
+  /* -- drag and drop (pointer events: mouse, pen, touch) ------------------------------------ */
+
+  board.addEventListener("pointerdown", function (event) {
+    swallow = null;
+    if (window.CastleMotion) window.CastleMotion.finish();
+    var card = event.target.closest("button.card");
+    if (busy || !card || !sourceOf(card) || event.button !== 0 || drag) return;
+    drag = { card: card, id: event.pointerId, x: event.clientX, y: event.clientY, ghost: null };
+  });
+
+  board.addEventListener("pointermove", function (event) {
+    if (!drag || event.pointerId !== drag.id) return;
+    var dx = event.clientX - drag.x;
+    var dy = event.clientY - drag.y;
+    if (!drag.ghost) {
+      if (Math.hypot(dx, dy) < 6) return;
+      startDrag();
+    }
+    drag.ghost.style.transform = "translate(" + dx + "px, " + dy + "px)";
+    var over = pileUnder(event.clientX, event.clientY);
+    if (over !== drag.over) {
+      if (drag.over) drag.over.classList.remove("over");
+      if (over) over.classList.add("over");
+      drag.over = over;
+    }
+  });
+
+  function startDrag() {
+    var card = drag.card;
+    if (!selection || selection.card !== card) select(card);
+    try { card.setPointerCapture(drag.id); } catch (error) { /* the pointer is gone */ }
+    var box = card.getBoundingClientRect();
+    var ghost = card.cloneNode(true);
+    ghost.removeAttribute("name");
+    ghost.removeAttribute("form");
+    ghost.setAttribute("aria-hidden", "true");
+    ghost.tabIndex = -1;
+    ghost.className += " ghost dragged";
+    ghost.style.left = box.left + "px";
+    ghost.style.top = box.top + "px";
+    ghost.style.setProperty("--w", box.width + "px");
+    document.body.appendChild(ghost);
+    card.classList.add("lifted");
+    drag.ghost = ghost;
+    drag.box = box;
+  }
+
+  function pileUnder(x, y) {
+    var hit = document.elementFromPoint(x, y);
+    return pileOf(hit);
+  }
+
+  function endDrag(event, dropped) {
+    if (!drag || event.pointerId !== drag.id) return;
+    var d = drag;
+    drag = null;
+    if (!d.ghost) return;
+    swallow = d.card;
+    if (d.over) d.over.classList.remove("over");
+    var lift = {
+      ghost: d.ghost,
+      card: d.card,
+      /* The card flies back to where it was picked up. */
+      back: function () {
+        if (!d.ghost.isConnected) return;
+        var ghost = d.ghost;
+        var end = function () { ghost.remove(); d.card.classList.remove("lifted"); };
+        if (window.CastleMotion && window.CastleMotion.enabled()) {
+          var now = ghost.getBoundingClientRect();
+          ghost.style.transform = "";
+          var animation = ghost.animate(
+            [{ transform: "translate(" + (now.left - d.box.left) + "px," + (now.top - d.box.top) + "px)" },
+             { transform: "none" }],
+            { duration: 160, easing: "ease-out" }
+          );
+          animation.onfinish = end;
+          animation.oncancel = end;
+        } else {
+          end();
+        }
+      },
+      drop: function () { d.ghost.remove(); d.card.classList.remove("lifted"); },
+    };
+    var pile = dropped ? pileUnder(event.clientX, event.clientY) : null;
+    if (!pile || pile === pileOf(d.card) || busy) {
+      lift.back();
+      deselect();
+      return;
+    }
+    var source = selection ? selection.source : sourceOf(d.card);
+    var legalHere = selection && selection.targets.indexOf(pile.dataset.pile) >= 0;
+    if (!legalHere) lift.back();
+    send("moves", { move: source + "-" + pile.dataset.pile }, legalHere ? lift : null);
+  }
+
+  board.addEventListener("pointerup", function (event) { endDrag(event, true); });
+  board.addEventListener("pointercancel", function (event) { endDrag(event, false); });
+  board.addEventListener("dragstart", function (event) { event.preventDefault(); });
+
+  /* -- keyboard ------------------------------------------------------------------------------ */
+
+  function usable() {
     return Array.prototype.filter.call(
-      root.querySelectorAll(".pile button:not(:disabled)"),
+      board.querySelectorAll(".pile button:not(:disabled)"),
       function (el) { return el.getClientRects().length > 0; }
     );
   }
 
-  /* The part of a button that shows: a covered card in a vertical fan shows only its top strip. */
+  /* The part of a button that shows: a covered card in a fan shows only a strip. */
   function visible(el) {
     var r = el.getBoundingClientRect();
     var box = { left: r.left, right: r.right, top: r.top, bottom: r.bottom };
@@ -50,26 +370,22 @@
     return box;
   }
 
-  function distance(a, b) {
-    return Math.hypot(a.x - b.x, a.y - b.y);
-  }
-
   function nearest(items, point) {
     var best = null;
     var bestDistance = Infinity;
     items.forEach(function (el) {
-      var d = distance(visible(el), point);
+      var b = visible(el);
+      var d = Math.hypot(b.x - point.x, b.y - point.y);
       if (d < bestDistance) { best = el; bestDistance = d; }
     });
     return best;
   }
 
-  /* The best button from `from` in direction (dx, dy). Left/Right keep to the same row when
-     they can; otherwise the usual spatial rule: nearest ahead, straying sideways costs double. */
+  /* The best button from `from` in direction (dx, dy): Left/Right keep to the same row when
+     they can; otherwise the nearest ahead, straying sideways costing double. */
   function neighbour(from, dx, dy) {
     var a = visible(from);
-    var items = usable(board()).filter(function (el) { return el !== from; });
-    var ahead = items.map(function (el) {
+    var ahead = usable().filter(function (el) { return el !== from; }).map(function (el) {
       var b = visible(el);
       return {
         el: el,
@@ -104,120 +420,86 @@
     return best;
   }
 
+  function focusTarget() {
+    if (!selection) return;
+    var tops = selection.targets.map(function (name) {
+      var pile = pileEl(name);
+      return pile && pile.lastElementChild;
+    }).filter(function (el) { return el && !el.disabled; });
+    var target = tops.length ? nearest(tops, visible(selection.card)) : selection.card;
+    if (target) target.focus();
+  }
+
   function typing(el) {
     return el && (el.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName));
   }
 
   document.addEventListener("keydown", function (event) {
+    swallow = null;
     if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
-    var b = board();
-    if (!b) return;
     var active = document.activeElement;
     if (typing(active)) return;
-
     if (event.key === "Escape") {
-      var cancel = b.querySelector(".cancel");
-      if (cancel) {
-        event.preventDefault();
-        cancel.click();
-      }
+      if (!selection) return;
+      event.preventDefault();
+      var card = selection.card;
+      deselect();
+      if (card.isConnected) card.focus();
       return;
     }
-
     var direction = DIRECTIONS[event.key];
     if (!direction || event.shiftKey) return;
-    var inBoard = active && b.contains(active) && active.closest(".pile");
+    var inBoard = active && board.contains(active) && active.closest(".pile");
     if (!inBoard && active && active !== document.body) return;
-    var target;
-    if (inBoard) {
-      target = neighbour(active, direction[0], direction[1]);
-    } else {
-      target = b.querySelector('.card[value$="-f"]:enabled') || firstInReadingOrder(usable(b));
-    }
+    var target = inBoard
+      ? neighbour(active, direction[0], direction[1])
+      : (selection && selection.card) || firstInReadingOrder(usable());
     event.preventDefault();
     if (target) target.focus();
   });
 
-  /* -- focus across htmx swaps -------------------------------------------------------------- */
+  /* -- focus across answers ------------------------------------------------------------------ */
 
-  function pileName(el) {
-    var pile = el && el.closest(".pile");
-    return pile ? pile.getAttribute("data-pile") : null;
-  }
-
-  function selectedPile(b) {
-    var pile = b.querySelector(".pile.selected");
-    if (pile) return pile.getAttribute("data-pile");
-    var card = b.querySelector('.card[value$="-f"]');
-    return card ? pileName(card) : null;
-  }
-
-  /* `r:7H-f3` and `r:7H` name the same card: compare what is before the move's target. */
-  function cardKey(el) {
-    return (el.value || "").replace(/-[a-z0-9]*$/, "");
-  }
-
-  document.addEventListener("htmx:beforeRequest", function (event) {
-    var b = board();
+  function rememberFocus() {
     var active = document.activeElement;
-    var controls = document.getElementById("controls");
-    var trigger = event.detail && event.detail.elt;
-    saved = null;
-    if (b && active && b.contains(active)) {
-      saved = {
-        where: "board",
-        element: active,
-        pile: pileName(active),
-        key: cardKey(active),
-        point: visible(active),
-        selected: b.classList.contains("selecting") ? selectedPile(b) : null,
-        cancel: !!(trigger && trigger.classList && trigger.classList.contains("cancel")),
-      };
-    } else if (controls && active && controls.contains(active)) {
-      saved = { where: "controls", element: active, action: active.getAttribute("formaction") };
+    if (!active || active === document.body) return null;
+    if (board.contains(active)) {
+      var pile = pileOf(active);
+      return { where: "board", element: active, pile: pile && pile.dataset.pile, point: visible(active) };
     }
-  });
-
-  function restoreInControls(s) {
     var controls = document.getElementById("controls");
-    if (!controls) return null;
-    var same = s.action && controls.querySelector('button[formaction="' + s.action + '"]:not(:disabled)');
-    return same || controls.querySelector("button:not(:disabled)");
+    if (controls && controls.contains(active)) {
+      return { where: "controls", element: active, action: active.getAttribute("formaction") };
+    }
+    return null;
   }
 
-  function restoreInBoard(s, b) {
-    var items = usable(b);
-    if (!items.length) return null;
-    if (b.classList.contains("selecting")) {
-      var chosen = b.querySelector('.card[value$="-f"]:enabled');
-      var targets = items.filter(function (el) {
-        return el.closest(".pile.target") && !el.nextElementSibling;
-      });
-      if (targets.length) return nearest(targets, chosen ? visible(chosen) : s.point);
-      return chosen;
+  function restoreFocus(saved) {
+    if (!saved) return;
+    if (saved.element.isConnected && !saved.element.disabled) {
+      if (document.activeElement !== saved.element) saved.element.focus();
+      return;
     }
-    function inPile(name) {
-      return items.filter(function (el) { return pileName(el) === name; });
+    var target = null;
+    if (saved.where === "controls") {
+      var controls = document.getElementById("controls");
+      target = controls && (controls.querySelector('button[formaction="' + saved.action + '"]:not(:disabled)') ||
+        controls.querySelector("button:not(:disabled)"));
+    } else {
+      var items = usable();
+      var here = items.filter(function (el) { return pileOf(el).dataset.pile === saved.pile; });
+      target = here.length ? here[here.length - 1] : nearest(items, saved.point);
     }
-    var order = s.cancel ? [s.selected, s.pile] : [s.pile, s.selected];
-    for (var i = 0; i < order.length; i++) {
-      if (!order[i]) continue;
-      var here = inPile(order[i]);
-      if (here.length) {
-        var sameCard = here.filter(function (el) { return cardKey(el) === s.key; });
-        return sameCard[0] || here[here.length - 1];
-      }
-    }
-    return nearest(items, s.point);
-  }
-
-  document.addEventListener("htmx:afterSettle", function () {
-    var s = saved;
-    if (!s) return;
-    saved = null;
-    if (s.element.isConnected && document.activeElement === s.element) return;
-    var b = board();
-    var target = s.where === "controls" ? restoreInControls(s) : b && restoreInBoard(s, b);
     if (target) target.focus();
-  });
+  }
+
+  /* A ?select= address (see the top): select that card here. */
+  if (location.hash.length > 1) {
+    var wanted = decodeURIComponent(location.hash.slice(1));
+    history.replaceState(null, "", location.pathname);
+    var card = Array.prototype.find.call(board.querySelectorAll('button[name="select"]'), function (el) {
+      return el.value === wanted;
+    });
+    if (card) { select(card); card.focus(); }
+  }
 })();

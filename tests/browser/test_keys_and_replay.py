@@ -4,12 +4,9 @@ import pytest
 from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
+from tests.browser.helpers import click_move
+
 pytestmark = pytest.mark.browser
-
-
-def play(page: Page, notation: str) -> None:
-    page.locator(f'#board button[name="select"][value="{notation.split("-")[0]}"]').click()
-    page.locator(f'#board button[name="move"][value="{notation}"]').click()
 
 
 @pytest.mark.parametrize("key", ["z", "u", "Control+z"])
@@ -19,7 +16,7 @@ def test_z_u_and_ctrl_z_undo_through_the_undo_button(
     page.goto(live_server.url + "/play/beleaguered-castle/1/?autoplay=0")
     expect(page.locator("#keys")).to_contain_text("undo")
     moves = page.get_by_test_id("moves")
-    play(page, "t3-t6")
+    click_move(page, "t3-t6")
     expect(moves).to_have_text("1")
 
     page.keyboard.press(key)
@@ -32,7 +29,7 @@ def test_z_u_and_ctrl_z_undo_through_the_undo_button(
 
 def test_keys_typed_into_a_field_do_not_undo(page: Page, live_server: LiveServer) -> None:
     page.goto(live_server.url + "/play/beleaguered-castle/1/?autoplay=0")
-    play(page, "t3-t6")
+    click_move(page, "t3-t6")
     expect(page.get_by_test_id("moves")).to_have_text("1")
     page.goto(live_server.url + "/import/")
     page.get_by_label("Record").press("z")
@@ -42,7 +39,7 @@ def test_keys_typed_into_a_field_do_not_undo(page: Page, live_server: LiveServer
 def test_the_replay_plays_and_pauses(page: Page, live_server: LiveServer) -> None:
     page.goto(live_server.url + "/play/beleaguered-castle/1/?autoplay=0")
     for notation in ["t3-t6", "t7-f3"]:
-        play(page, notation)
+        click_move(page, notation)
     expect(page.get_by_test_id("moves")).to_have_text("2")
     page.clock.install()  # the replay's timer runs on a clock the test moves
     page.goto(page.url + "replay/?ply=0")
@@ -59,7 +56,7 @@ def test_the_replay_plays_and_pauses(page: Page, live_server: LiveServer) -> Non
     expect(page.locator('.move-list [aria-current="step"] .words')).to_have_text(
         "2♥ → ♥ foundation"
     )
-    expect(page.locator('#board .pile.hinted[data-pile="f3"]')).to_have_count(1)
+    expect(page.locator("#board")).to_have_attribute("data-moved", "f3")
 
     page.get_by_role("link", name="First").click()
     expect(ply).to_have_text("0")

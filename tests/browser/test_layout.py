@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.utils import timezone
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from pytest_django.live_server_helper import LiveServer
@@ -20,6 +21,7 @@ from pytest_django.live_server_helper import LiveServer
 from games.models import Daily, Entry, Game, Player
 from games.rules import GAMES, get_game
 from games.rules.board import Board
+from tests.browser.helpers import click_move
 
 pytestmark = pytest.mark.browser
 
@@ -166,8 +168,7 @@ def test_a_message_does_not_move_the_board(tab: Page, live_server: LiveServer) -
     tab.goto(live_server.url + "/play/beleaguered-castle/1/?autoplay=0")
     before = boxes(tab)
 
-    tab.locator('#board button[name="select"][value="t6"]').click()
-    tab.locator('#board button[name="move"][value="t6-t2"]').click()
+    click_move(tab, "t6-t2")
     expect(tab.locator("#status .message")).to_be_visible()
 
     shoot(tab, "message")
@@ -184,8 +185,7 @@ def test_archway_foundations_stay_put_as_piles_shrink(tab: Page, live_server: Li
         move = next(m for m in board.legal_moves() if m.target.startswith("f"))
         board.play(move)
         notation = move.notation()
-        tab.locator(f'#board button[name="select"][value="{notation.split("-")[0]}"]').click()
-        tab.locator(f'#board button[name="move"][value="{notation}"]').click()
+        click_move(tab, notation)
         expect(tab.get_by_test_id("moves")).to_have_text(str(ply))
         assert found.bounding_box() == before
     check_board(tab, "archway-after-moves")
@@ -199,7 +199,8 @@ def dailies(transactional_db: None) -> Daily:
         Daily.objects.create(game=slug, date=today, deal=3, par=60, solution="")
     daily = Daily.objects.get(game="citadel", date=today)
     for n, moves in enumerate([58, 60, 60, 63, 71]):
-        player = Player.objects.create(display_name=f"Rival {n}")
+        user = User.objects.create_user(f"rival{n}")
+        player = Player.objects.create(display_name=f"Rival {n}", user=user)
         game = Game.objects.create(
             game="citadel", deal=3, owner=player, status=Game.Status.WON, ply=moves, daily=daily
         )

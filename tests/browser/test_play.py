@@ -12,6 +12,7 @@ from pytest_django.live_server_helper import LiveServer
 
 from games.models import Game
 from games.rules.record import split_record
+from tests.browser.helpers import click_move, top_card
 
 pytestmark = pytest.mark.browser
 
@@ -28,27 +29,15 @@ def moves_counter(page: Page):  # type: ignore[no-untyped-def]
     return page.get_by_test_id("moves")
 
 
-def top_card(page: Page, pile: str):  # type: ignore[no-untyped-def]
-    """The button of the card on top of ``pile``."""
-    return page.locator(f'#board [data-pile="{pile}"] button').last
-
-
-def click_move(page: Page, notation: str) -> None:
-    """Select the moving card, then click where it goes (``t3-f`` clicks the card twice)."""
-    source = notation.split("-")[0]
-    page.locator(f'#board button[name="select"][value="{source}"]').click()
-    page.locator(f'#board button[name="move"][value="{notation}"]').click()
-
-
 def test_select_and_move_with_the_mouse(page: Page, live_server: LiveServer) -> None:
     start(page, live_server, "/play/beleaguered-castle/1/?autoplay=0")
 
-    page.get_by_role("button", name="Eight of clubs, top of pile 3").click()
-    expect(page.locator('#board [data-pile="t6"]')).to_have_class("pile right t target n6")
-    page.locator('#board button[value="t3-t6"]').click()
+    page.get_by_role("button", name="Eight of clubs, top of left pile 3").click()
+    expect(page.locator('#board [data-pile="t6"]')).to_have_class("pile right t n6 target")
+    top_card(page, "t6").click()
 
     expect(moves_counter(page)).to_have_text("1")
-    expect(top_card(page, "t6")).to_have_accessible_name("Eight of clubs, top of pile 6")
+    expect(top_card(page, "t6")).to_have_accessible_name("Eight of clubs, top of right pile 2")
 
 
 def test_an_illegal_click_is_explained_and_changes_nothing(
@@ -60,7 +49,7 @@ def test_an_illegal_click_is_explained_and_changes_nothing(
 
     expect(page.locator("#status")).to_contain_text("A 9 can only go on a 10, not on 3♦")
     expect(moves_counter(page)).to_have_text("0")
-    expect(top_card(page, "t6")).to_have_accessible_name("Nine of clubs, top of pile 6")
+    expect(top_card(page, "t6")).to_have_accessible_name("Nine of clubs, top of right pile 2")
 
 
 def test_clicking_the_selected_card_again_sends_it_to_its_foundation(
@@ -71,7 +60,7 @@ def test_clicking_the_selected_card_again_sends_it_to_its_foundation(
     click_move(page, "t7-f")
 
     expect(moves_counter(page)).to_have_text("1")
-    expect(top_card(page, "f3")).to_have_accessible_name("Two of hearts, top of foundation 3")
+    expect(top_card(page, "f3")).to_have_accessible_name("Two of hearts, top of hearts foundation")
 
 
 def test_undo_and_redo(page: Page, live_server: LiveServer) -> None:
@@ -81,7 +70,7 @@ def test_undo_and_redo(page: Page, live_server: LiveServer) -> None:
 
     page.get_by_role("button", name="Undo").click()
     expect(moves_counter(page)).to_have_text("0")
-    expect(top_card(page, "t3")).to_have_accessible_name("Eight of clubs, top of pile 3")
+    expect(top_card(page, "t3")).to_have_accessible_name("Eight of clubs, top of left pile 3")
 
     page.get_by_role("button", name="Redo").click()
     expect(moves_counter(page)).to_have_text("1")
@@ -108,7 +97,7 @@ def test_keyboard_only_play(page: Page, live_server: LiveServer) -> None:
     page.locator("body").focus()
     _tab_to(page, 'button[name="select"][value="t3"]')
     page.keyboard.press("Enter")
-    _tab_to(page, 'button[name="move"][value="t3-t6"]')
+    _tab_to(page, '[data-pile="t6"] button:last-child')
     page.keyboard.press("Enter")
 
     expect(moves_counter(page)).to_have_text("1")

@@ -30,7 +30,6 @@ def browser(player: Player | None = None, *, csrf: bool = True, session: str = "
         data = client.session
         data[SESSION_KEY] = str(player.pk)
         data.save()
-        # Signed-cookie sessions change their key whenever their data changes.
         client.cookies[settings.SESSION_COOKIE_NAME] = data.session_key
     elif session:
         client.cookies[settings.SESSION_COOKIE_NAME] = session

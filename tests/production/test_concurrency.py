@@ -11,16 +11,21 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
 from django.db import connection, transaction
 from django.test import Client
+from django.urls import reverse
 
+from games import daily as dailies
 from games import services
 from games.loadtest import replay_problems
-from games.models import Game, Player
+from games.models import Daily, Entry, Game, Move, Player
 from games.rules import GAMES, RulesError
+from games.rules.record import split_record
 
 from .helpers import NOW, browser
 
@@ -274,3 +279,193 @@ def test_many_games_played_at_once_stay_replayable() -> None:
     for game in Game.objects.filter(pk__in=ids):
         plies = list(game.moves.filter(undone=False).values_list("ply", flat=True))
         assert sorted(plies) == list(range(1, game.ply + 1))
+
+
+# -- the daily challenge ---------------------------------------------------------------
+
+LINES = Path(__file__).parents[1] / "browser/lines"
+
+
+def daily_line(slug: str) -> list[str]:
+    return split_record((LINES / f"{slug}-3.txt").read_text())[1]
+
+
+def todays_daily(slug: str) -> Daily:
+    line = daily_line(slug)
+    today = datetime.now(UTC).date()
+    return Daily.objects.create(
+        game=slug, date=today, deal=3, par=len(line), solution=" ".join(line)
+    )
+
+
+def test_concurrent_first_daily_requests_create_one_game() -> None:
+    """The attack: several tabs (or a script) open today's daily at once, hoping for two
+    attempts. Every request lands on the one game."""
+    daily = todays_daily("citadel")
+    player = Player.objects.create()
+    url = reverse("games:daily_play", args=[daily.date, "citadel"])
+    barrier = threading.Barrier(8)
+
+    def first_request() -> str:
+        client = browser(player)
+        barrier.wait()
+        response = client.get(url)
+        assert response.status_code == 302, response.status_code
+        return response["Location"]
+
+    results = in_threads([first_request] * 8)
+
+    assert all(isinstance(r, str) for r in results), results
+    assert len(set(results)) == 1
+    assert Game.objects.filter(owner=player, daily=daily).count() == 1
+
+
+def near_win(player: Player, daily: Daily) -> tuple[Game, str]:
+    """The player's daily game one move from winning, and that move."""
+    Player.objects.filter(pk=player.pk).update(autoplay=False)
+    player.refresh_from_db()
+    line = daily_line(daily.game)
+    game = dailies.daily_start(player=player, daily=daily, now=NOW)
+    for ply, move in enumerate(line[:-1], 1):
+        services.game_play_move(
+            game_id=game.pk,
+            player_id=player.pk,
+            notation=move,
+            expected_ply=None,
+            now=NOW + timedelta(seconds=ply),
+        )
+    return game, line[-1]
+
+
+def winning(game: Game, move: str) -> Callable[[], services.Outcome]:
+    ply = Game.objects.get(pk=game.pk).ply
+    return lambda: services.game_play_move(
+        game_id=game.pk,
+        player_id=game.owner_id,
+        notation=move,
+        expected_ply=ply,
+        now=datetime.now(UTC),
+    )
+
+
+def test_two_winning_moves_at_once_on_one_players_two_daily_games() -> None:
+    player = Player.objects.create()
+    first, first_move = near_win(player, todays_daily("citadel"))
+    second, second_move = near_win(player, todays_daily("fortress"))
+    barrier = threading.Barrier(2)
+
+    def at_once(action: Callable[[], services.Outcome]) -> Callable[[], services.Outcome]:
+        def run() -> services.Outcome:
+            barrier.wait()
+            return action()
+
+        return run
+
+    results = in_threads(
+        [at_once(winning(first, first_move)), at_once(winning(second, second_move))]
+    )
+
+    assert all(isinstance(r, services.Outcome) for r in results), results
+    assert Entry.objects.filter(player=player).count() == 2
+
+
+def test_the_same_winning_move_from_two_tabs_stores_one_entry() -> None:
+    player = Player.objects.create()
+    game, move = near_win(player, todays_daily("citadel"))
+
+    results = racing(game, [winning(game, move), winning(game, move)])
+
+    kinds = sorted(type(r).__name__ for r in results)
+    assert kinds == ["GameConflict", "Outcome"], results
+    assert Entry.objects.filter(player=player).count() == 1
+    assert_consistent()
+
+
+# -- double submissions of forms (issue: nothing a client sends can crash a page) ----------
+
+
+def at_once(actions: list[Callable[[], Any]]) -> list[Any]:
+    """Fire ``actions`` at the same instant, each in its own thread and connection."""
+    gate = threading.Barrier(len(actions), timeout=10)
+
+    def gated(action: Callable[[], Any]) -> Callable[[], Any]:
+        def run() -> Any:
+            gate.wait()
+            return action()
+
+        return run
+
+    return in_threads([gated(action) for action in actions])
+
+
+@pytest.mark.parametrize("attempt", range(3))
+def test_two_identical_sign_ups_at_once_make_one_account_and_no_500(attempt: int) -> None:
+    from django.contrib.auth.models import User
+
+    form = {"username": "twin", "password1": "long enough pw 1", "password2": "long enough pw 1"}
+    clients = [browser(Player.objects.create()) for _ in range(2)]
+    token = clients[0].cookies["csrftoken"].value
+
+    def post(client: Client) -> Callable[[], int]:
+        return lambda: (
+            client.post("/accounts/signup/", form, headers={"X-CSRFToken": token}).status_code
+        )
+
+    statuses = at_once([post(client) for client in clients])
+
+    assert sorted(statuses) == [302, 400], statuses
+    assert User.objects.filter(username="twin").count() == 1
+
+
+@pytest.mark.parametrize("attempt", range(3))
+def test_a_double_clicked_delete_deletes_once_and_never_500s(attempt: int) -> None:
+    player = Player.objects.create()
+    game = start(player)
+    client = browser(player)
+    token = client.cookies["csrftoken"].value
+    url = f"{game.get_absolute_url()}delete"
+
+    def post() -> int:
+        return client.post(url, headers={"X-CSRFToken": token}).status_code
+
+    statuses = at_once([post, post])
+
+    assert all(status in (302, 404) for status in statuses), statuses
+    assert 302 in statuses
+    assert not Game.objects.filter(pk=game.pk).exists()
+
+
+@pytest.mark.parametrize("attempt", range(3))
+def test_a_delete_racing_moves_leaves_no_orphan_and_no_500(attempt: int) -> None:
+    player = Player.objects.create()
+    client = browser(player)
+    token = client.cookies["csrftoken"].value
+    hx = {"HX-Request": "true", "X-CSRFToken": token}
+    game = start(player)
+    url = game.get_absolute_url()
+
+    def move() -> int:
+        return client.post(f"{url}moves", {"move": "t3-t6", "ply": "0"}, headers=hx).status_code
+
+    def delete() -> int:
+        return client.post(f"{url}delete", headers={"X-CSRFToken": token}).status_code
+
+    statuses = at_once([move, delete, move])
+
+    assert all(status < 500 for status in statuses), statuses
+    assert not Game.objects.filter(pk=game.pk).exists()
+    assert not Move.objects.filter(game_id=game.pk).exists()
+
+
+def test_analyse_requests_at_once_queue_one_task() -> None:
+    from django_tasks_db.models import DBTaskResult
+
+    player = Player.objects.create()
+    game = start(player)
+    clients = [browser(player) for _ in range(4)]
+    url = f"{game.get_absolute_url()}analyse"
+
+    statuses = at_once([lambda c=c: c.get(url).status_code for c in clients])
+
+    assert statuses == [200] * 4
+    assert DBTaskResult.objects.count() == 1

@@ -29,6 +29,7 @@ HOST = "castle.example.org"
 SETTINGS_VARIABLES = {
     "DEBUG",
     "SECRET_KEY",
+    "DAILY_SECRET",
     "ALLOWED_HOSTS",
     "CSRF_TRUSTED_ORIGINS",
     "SECURE_SSL_REDIRECT",
@@ -45,6 +46,7 @@ def production_env(tmp_path: Path, **overrides: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in SETTINGS_VARIABLES}
     env.update(
         SECRET_KEY=secrets.token_urlsafe(64),
+        DAILY_SECRET=secrets.token_urlsafe(32),
         ALLOWED_HOSTS=HOST,
         CSRF_TRUSTED_ORIGINS=f"https://{HOST}",
         DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
@@ -101,6 +103,17 @@ def test_production_refuses_to_start_without_a_secret_key(tmp_path: Path) -> Non
 
     assert result.returncode != 0
     assert "Set SECRET_KEY" in result.stderr
+
+
+def test_production_refuses_to_start_without_a_daily_secret(tmp_path: Path) -> None:
+    """Without it tomorrow's daily deals could be computed from the public code."""
+    env = production_env(tmp_path)
+    del env["DAILY_SECRET"]
+
+    result = manage(env, "check")
+
+    assert result.returncode != 0
+    assert "Set DAILY_SECRET" in result.stderr
 
 
 HEADERS_SCRIPT = f"""

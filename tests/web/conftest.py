@@ -3,11 +3,20 @@ from datetime import UTC, datetime
 
 import pytest
 from django.conf import settings
+from django.core.cache import cache
 from django.test import Client
 
 from games import services
 from games.models import Game, Player
 from games.players import SESSION_KEY
+
+
+@pytest.fixture(autouse=True)
+def fresh_cache(settings, tmp_path) -> None:
+    """Rate-limit counters, hints and markers live in the cache: every test starts empty,
+    with this test's own solver lock files."""
+    cache.clear()
+    settings.SOLVER_LOCK_DIR = str(tmp_path / "solver-locks")
 
 
 @pytest.fixture
@@ -25,7 +34,6 @@ def _client_for(player: Player, **kwargs: object) -> Client:
     session = client.session
     session[SESSION_KEY] = str(player.pk)
     session.save()
-    # Signed-cookie sessions change their key whenever their data changes.
     client.cookies[settings.SESSION_COOKIE_NAME] = session.session_key
     return client
 

@@ -1,4 +1,5 @@
 import datetime as dt
+import hashlib
 import os
 import subprocess
 import sys
@@ -6,35 +7,74 @@ import threading
 from pathlib import Path
 
 import pytest
+from django.contrib.admin.sites import site as admin_site
+from django.contrib.auth.models import User
 from django.core.management import call_command
-from django.db import connection
-from django.test import Client
+from django.db import IntegrityError, connection
+from django.test import Client, RequestFactory
 from django.urls import reverse
+from django_tasks_db.models import DBTaskResult
 
 from games import daily as dailies
-from games import services
-from games.models import Daily, Entry, Game, Move, Player
-from games.rules import Board
+from games import daily_tasks, schedule, services
+from games.admin import EntryAdmin
+from games.models import Daily, DailyPreparation, Entry, Game, Move, Player
+from games.players import player_adopt
+from games.rules import GAMES, MAX_DEAL, Board
 from games.rules.record import split_record
 
 LINE = split_record((Path(__file__).parents[1] / "browser/lines/citadel-3.txt").read_text())[1]
 DAY = dt.date(2026, 11, 22)
 NOON = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
+PASSWORD = "correct horse battery staple"
+
+
+def utc_now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+def midnight() -> dt.datetime:
+    """The start of today's UTC day: wins from here on are on time."""
+    return utc_now().replace(hour=0, minute=0, second=0, microsecond=0)
+
+
+def make_daily(date: dt.date, game: str = "citadel") -> Daily:
+    """Citadel deal 3 as the daily of ``date`` (its 68-move winning line is known)."""
+    return Daily.objects.create(
+        game=game, date=date, deal=3, par=len(LINE) - 4, solution=" ".join(LINE)
+    )
 
 
 @pytest.fixture
 def daily(db: None) -> Daily:
-    """Citadel deal 3 as the daily of DAY (its 68-move winning line is known)."""
-    return Daily.objects.create(
-        game="citadel", date=DAY, deal=3, par=len(LINE) - 4, solution=" ".join(LINE)
-    )
+    return make_daily(DAY)
 
 
-def win(player: Player, daily: Daily, *, at: dt.datetime, seconds_per_move: int = 0) -> Game:
-    game = services.game_start(
-        player=player, game=daily.game, deal=daily.deal, autoplay=False, daily=daily, now=at
-    )
-    for ply, move in enumerate(LINE, 1):
+@pytest.fixture
+def live(db: None) -> Daily:
+    """Today's Citadel daily: its day is live."""
+    return make_daily(utc_now().date())
+
+
+@pytest.fixture
+def member(db: None) -> Player:
+    """A player with an account: their wins rank."""
+    return Player.objects.create(user=User.objects.create_user("ada"), display_name="Ada")
+
+
+def win(
+    player: Player,
+    daily: Daily,
+    *,
+    at: dt.datetime,
+    seconds_per_move: float = 1,
+    line: list[str] = LINE,
+) -> Game:
+    """Play the known line on the player's daily game, a move every ``seconds_per_move``."""
+    Player.objects.filter(pk=player.pk).update(autoplay=False)
+    player.autoplay = False
+    game = dailies.daily_start(player=player, daily=daily, now=at)
+    for ply, move in enumerate(line, 1):
         services.game_play_move(
             game_id=game.pk,
             player_id=player.pk,
@@ -46,7 +86,22 @@ def win(player: Player, daily: Daily, *, at: dt.datetime, seconds_per_move: int 
     return game
 
 
-def test_candidate_deals_are_stable_across_processes() -> None:
+def client_of(player: Player) -> Client:
+    client = Client()
+    if player.user is not None:
+        client.force_login(player.user)
+    else:
+        session = client.session
+        session["castle_player"] = str(player.pk)
+        session.save()
+        client.cookies["sessionid"] = session.session_key
+    return client
+
+
+# -- deals ------------------------------------------------------------------------------
+
+
+def test_candidate_deals_are_stable_across_processes_sharing_the_secret() -> None:
     here = list(dailies.candidate_deals("fortress", DAY))[:5]
     code = (
         "import datetime as dt; from games.daily import candidate_deals;"
@@ -64,53 +119,68 @@ def test_candidate_deals_are_stable_across_processes() -> None:
     assert len(set(here)) == 5
 
 
+def test_tomorrows_deals_cannot_be_computed_from_the_public_code(settings) -> None:
+    """The attack: sha256 of game, date and index, as the old code did. With a secret the
+    candidates are neither those nor another server secret's."""
+    tomorrow = DAY + dt.timedelta(days=1)
+    public = [
+        int.from_bytes(
+            hashlib.sha256(f"castle daily citadel {tomorrow} {i}".encode()).digest()[:8], "big"
+        )
+        % MAX_DEAL
+        + 1
+        for i in range(60)
+    ]
+    ours = list(dailies.candidate_deals("citadel", tomorrow))
+    settings.DAILY_SECRET = "another server's secret"
+    theirs = list(dailies.candidate_deals("citadel", tomorrow))
+
+    assert not set(ours) & set(public)
+    assert not set(ours) & set(theirs)
+
+
+def test_each_game_has_its_own_budget_and_archway_tries_thousands() -> None:
+    assert set(dailies.BUDGETS) == set(GAMES)
+    assert dailies.BUDGETS["archway"].candidates >= 20_000
+    assert (
+        len(list(dailies.candidate_deals("archway", DAY))) == dailies.BUDGETS["archway"].candidates
+    )
+
+
 def test_the_chosen_deal_is_proved_winnable(db: None) -> None:
-    daily = dailies.daily_for_date(game="citadel", date=DAY)
+    daily = dailies.daily_prepare(game="citadel", date=DAY)
 
     board = Board("citadel", daily.deal)
     for move in daily.solution.split():
         board.play(move)
     assert board.is_won() and board.ply == daily.par
-    assert dailies.daily_for_date(game="citadel", date=DAY).pk == daily.pk
+    assert daily.deal in set(dailies.candidate_deals("citadel", DAY))
+    assert dailies.daily_prepare(game="citadel", date=DAY).pk == daily.pk
 
 
-def test_pooled_games_draw_a_proved_deal_from_their_pool(db: None) -> None:
-    deal, line = dailies.choose_deal("archway", DAY)
-
-    assert deal in {d for d, _ in dailies.pool("archway")}
-    board = Board("archway", deal)
-    for move in line:
-        board.play(move)
-    assert board.is_won()
-
-
-def test_a_pooled_deal_comes_back_only_after_the_whole_pool(db: None) -> None:
-    pooled = dailies.pool("archway")
-    days = [DAY + dt.timedelta(days=n) for n in range(len(pooled) + 1)]
-
-    deals = [dailies.choose_deal("archway", day)[0] for day in days]
-
-    assert sorted(deals[:-1]) == sorted(deal for deal, _ in pooled)
-    assert deals[-1] == deals[0]
+def test_no_archway_pool_of_answers_is_left_in_the_repository() -> None:
+    package = Path(dailies.__file__).parent
+    assert not (package / "winnable").exists()
+    assert not hasattr(dailies, "pool")
 
 
 @pytest.mark.django_db(transaction=True)
-def test_concurrent_first_requests_store_one_daily() -> None:
+def test_concurrent_preparations_store_one_daily() -> None:
     if connection.vendor == "sqlite" and connection.is_in_memory_db():
         pytest.skip("in-memory SQLite fails shared-cache locks at once; a file database waits")
     barrier = threading.Barrier(4)
     results: list[object] = []
 
-    def first_request() -> None:
+    def prepare() -> None:
         barrier.wait()
         try:
-            results.append(dailies.daily_for_date(game="citadel", date=DAY).pk)
+            results.append(dailies.daily_prepare(game="citadel", date=DAY).pk)
         except Exception as error:  # reported by the assertion below
             results.append(error)
         finally:
             connection.close()
 
-    threads = [threading.Thread(target=first_request) for _ in range(4)]
+    threads = [threading.Thread(target=prepare) for _ in range(4)]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -125,65 +195,230 @@ def test_prepare_dailies_twice_creates_each_day_once(db: None, capsys) -> None:
         call_command("prepare_dailies", "--days", "1", "--games", "citadel", "fortress")
 
     assert Daily.objects.count() == 4
-    assert "prepared in" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "prepared in" in out
+    assert all(f"deal {d.deal}" not in out for d in Daily.objects.all())  # secret ahead
 
 
-def test_a_daily_win_creates_an_entry_and_the_record_verifies(daily: Daily, player) -> None:
-    game = win(player, daily, at=NOON)
+# -- no solver in a request; background preparation ---------------------------------------
+
+
+@pytest.fixture
+def no_solver(monkeypatch) -> None:
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the solver ran inside a web request")
+
+    monkeypatch.setattr(dailies, "solve", refuse)
+
+
+def test_a_past_day_nobody_prepared_is_404_without_solver_or_task(
+    client: Client, db: None, no_solver: None
+) -> None:
+    make_daily(utc_now().date() - dt.timedelta(days=3))  # launch
+    for date in ["0001-01-01", "2000-06-15", str(utc_now().date() - dt.timedelta(days=1))]:
+        assert client.get(f"/daily/{date}/").status_code == 404
+        assert client.get(f"/daily/{date}/citadel/").status_code == 404
+        assert client.get(f"/daily/{date}/citadel/play").status_code == 404
+
+    assert Daily.objects.count() == 1
+    assert not DBTaskResult.objects.exists()
+
+
+def test_days_before_launch_are_404_even_when_prepared(client: Client, db: None, settings) -> None:
+    today = utc_now().date()
+    make_daily(today - dt.timedelta(days=10))
+    settings.DAILY_LAUNCH = str(today - dt.timedelta(days=2))
+
+    assert client.get(f"/daily/{today - dt.timedelta(days=10)}/").status_code == 404
+    assert client.get(f"/daily/{today - dt.timedelta(days=10)}/citadel/").status_code == 404
+
+
+def test_future_days_are_404_everywhere_even_when_prepared_ahead(client: Client, db: None) -> None:
+    tomorrow = utc_now().date() + dt.timedelta(days=1)
+    make_daily(tomorrow)
+
+    assert client.get(f"/daily/{tomorrow}/").status_code == 404
+    assert client.get(f"/daily/{tomorrow}/citadel/").status_code == 404
+    assert client.get(f"/daily/{tomorrow}/citadel/play").status_code == 404
+    assert not Game.objects.exists()
+    assert client.get("/daily/2026-02-30/").status_code == 404
+    assert str(tomorrow) not in client.get(reverse("games:daily_archive")).text
+
+
+@pytest.mark.django_db(transaction=True)  # the worker closes its connection (PostgreSQL)
+def test_a_missing_today_is_being_prepared_with_one_task_however_many_requests(
+    client: Client, no_solver: None, run_tasks, monkeypatch
+) -> None:
+    for _ in range(5):
+        response = client.get(reverse("games:daily"))
+        assert response.status_code == 200
+        assert "being prepared" in response.text
+    play = client.get(f"/daily/{utc_now().date()}/citadel/play")
+
+    assert play.status_code == 302 and play["Location"] == f"/daily/{utc_now().date()}/"
+    assert DBTaskResult.objects.count() == 1
+    assert not Daily.objects.exists()
+
+    monkeypatch.setattr(dailies, "choose_deal", lambda game, date: (3, LINE))
+    run_tasks()
+
+    assert Daily.objects.filter(date=utc_now().date()).count() == len(GAMES)
+    assert "being prepared" not in client.get(reverse("games:daily")).text
+    assert DBTaskResult.objects.count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_requests_for_a_missing_today_queue_one_task() -> None:
+    if connection.vendor == "sqlite" and connection.is_in_memory_db():
+        pytest.skip("in-memory SQLite fails shared-cache locks at once; a file database waits")
+    barrier = threading.Barrier(6)
+    errors: list[Exception] = []
+
+    def request() -> None:
+        barrier.wait()
+        try:
+            daily_tasks.daily_request(date=DAY, now=NOON)
+        except Exception as error:
+            errors.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=request) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert errors == []
+    assert DBTaskResult.objects.count() == 1
+    assert DailyPreparation.objects.count() == 1
+
+
+def test_the_schedule_queues_today_and_the_days_ahead_once(db: None, settings) -> None:
+    settings.DAILY_DAYS_AHEAD = 7
+    assert "games.daily_tasks.schedule_dailies" in schedule.JOBS
+
+    daily_tasks.schedule_dailies(NOON)
+    daily_tasks.schedule_dailies(NOON + dt.timedelta(minutes=1))
+
+    queued = DBTaskResult.objects.values_list("args_kwargs", flat=True)
+    dates = sorted(args["args"][0] for args in queued)
+    assert dates == [str(DAY + dt.timedelta(days=n)) for n in range(8)]
+
+
+def test_a_failed_preparation_is_queued_again_only_after_a_pause(db: None, run_tasks) -> None:
+    daily_tasks.daily_request(date=DAY, now=NOON)
+    DBTaskResult.objects.update(status="FAILED")
+
+    daily_tasks.daily_request(date=DAY, now=NOON + dt.timedelta(minutes=1))
+    assert DBTaskResult.objects.count() == 1
+
+    daily_tasks.daily_request(date=DAY, now=NOON + daily_tasks.RETRY_AFTER)
+    assert DBTaskResult.objects.count() == 2
+
+
+def test_the_preparation_task_stores_every_game_of_the_day(db: None, monkeypatch) -> None:
+    monkeypatch.setattr(dailies, "choose_deal", lambda game, date: (7, ["t1-t2"]))
+
+    deals = daily_tasks.prepare_day.call(str(DAY))
+
+    assert deals == dict.fromkeys(GAMES, 7)
+    assert Daily.objects.filter(date=DAY).count() == len(GAMES)
+
+
+# -- entries and ranking ---------------------------------------------------------------
+
+
+def test_a_daily_win_creates_an_entry_and_the_record_verifies(daily: Daily, member) -> None:
+    game = win(member, daily, at=NOON)
 
     entry = Entry.objects.get()
-    assert (entry.game, entry.moves, entry.player) == (game, len(LINE), player)
+    assert (entry.game, entry.moves, entry.player) == (game, len(LINE), member)
+    assert not entry.flagged
     assert dailies.verify_entries() == []
 
 
+def make_entry(daily: Daily, player: Player, moves: int, seconds: int, minute: int) -> Entry:
+    game = Game.objects.create(
+        game="citadel", deal=3, owner=player, daily=daily, position="", status="won"
+    )
+    return Entry.objects.create(
+        daily=daily,
+        player=player,
+        game=game,
+        moves=moves,
+        elapsed=dt.timedelta(seconds=seconds),
+        finished_at=NOON + dt.timedelta(minutes=minute),
+    )
+
+
 def test_ranking_orders_by_moves_then_time_then_finish(daily: Daily) -> None:
-    players = [Player.objects.create(display_name=n) for n in ("A", "B", "C", "D")]
+    players = [
+        Player.objects.create(display_name=n, user=User.objects.create_user(n)) for n in "ABCD"
+    ]
     for player, moves, seconds, minute in [
         (players[0], 70, 300, 5),
         (players[1], 68, 400, 6),
         (players[2], 68, 200, 7),
         (players[3], 68, 200, 1),
     ]:
-        game = Game.objects.create(
-            game="citadel", deal=3, owner=player, daily=daily, position="", status="won"
-        )
-        Entry.objects.create(
-            daily=daily,
-            player=player,
-            game=game,
-            moves=moves,
-            elapsed=dt.timedelta(seconds=seconds),
-            finished_at=NOON + dt.timedelta(minutes=minute),
-        )
+        make_entry(daily, player, moves, seconds, minute)
 
-    names = [row.entry.player.display_name for row in dailies.ranking(daily)]
+    names = [row.entry.player.display_name for row in dailies.ranking(daily, now=NOON)]
 
     assert names == ["D", "C", "B", "A"]
 
 
-def test_only_a_players_best_result_is_kept(daily: Daily, player) -> None:
-    win(player, daily, at=NOON, seconds_per_move=2)
-    faster = win(player, daily, at=NOON, seconds_per_move=1)
-    win(player, daily, at=NOON, seconds_per_move=3)
+def test_one_daily_game_per_player_even_after_a_win(daily: Daily, member) -> None:
+    game = win(member, daily, at=NOON)
 
-    entry = Entry.objects.get()
-    assert entry.game == faster
-    assert entry.elapsed == dt.timedelta(seconds=len(LINE))
+    again = dailies.daily_start(player=member, daily=daily, now=NOON)
+
+    assert again == game and again.is_finished
+    with pytest.raises(IntegrityError):
+        services.game_start(player=member, game="citadel", deal=3, daily=daily, now=NOON)
 
 
-def test_late_wins_are_never_ranked(daily: Daily, player) -> None:
-    game = win(player, daily, at=NOON + dt.timedelta(days=1))
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_first_requests_create_one_daily_game() -> None:
+    if connection.vendor == "sqlite" and connection.is_in_memory_db():
+        pytest.skip("in-memory SQLite fails shared-cache locks at once; a file database waits")
+    daily, player = make_daily(DAY), Player.objects.create()
+    barrier = threading.Barrier(4)
+    results: list[object] = []
+
+    def first_request() -> None:
+        barrier.wait()
+        try:
+            results.append(dailies.daily_start(player=player, daily=daily, now=NOON).pk)
+        except Exception as error:
+            results.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=first_request) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert len(set(results)) == 1, results
+    assert Game.objects.filter(owner=player, daily=daily).count() == 1
+
+
+def test_late_wins_are_never_ranked(daily: Daily, member) -> None:
+    game = win(member, daily, at=NOON + dt.timedelta(days=1))
 
     assert game.status == Game.Status.WON
     assert not Entry.objects.exists()
 
 
-def test_games_with_an_easing_option_are_never_ranked(player) -> None:
+def test_games_with_an_easing_option_are_never_ranked(member) -> None:
     daily = Daily.objects.create(game="beleaguered-castle", date=DAY, deal=1, par=1, solution="")
     game = Game.objects.create(
         game="beleaguered-castle",
         deal=1,
-        owner=player,
+        owner=member,
         daily=daily,
         position="",
         options=["take-back"],
@@ -198,19 +433,19 @@ def test_games_with_an_easing_option_are_never_ranked(player) -> None:
 @pytest.mark.parametrize(
     "finished,ranked",
     [
-        (dt.datetime(2026, 11, 22, 23, 59, 59, tzinfo=dt.UTC), True),
+        (dt.datetime(2026, 11, 22, 23, 0, 0, tzinfo=dt.UTC), True),
         (dt.datetime(2026, 11, 23, 0, 0, 0, tzinfo=dt.UTC), False),
         (dt.datetime(2026, 11, 22, 19, 0, tzinfo=dt.timezone(dt.timedelta(hours=-5))), False),
     ],
 )
-def test_the_utc_date_boundary(daily: Daily, player, finished, ranked: bool) -> None:
-    win(player, daily, at=finished)
+def test_the_utc_date_boundary(daily: Daily, member, finished, ranked: bool) -> None:
+    win(member, daily, at=finished - dt.timedelta(seconds=len(LINE)))
 
     assert Entry.objects.exists() is ranked
 
 
-def test_verify_leaderboard_catches_a_tampered_move(daily: Daily, player, capsys) -> None:
-    game = win(player, daily, at=NOON)
+def test_verify_leaderboard_catches_a_tampered_move(daily: Daily, member, capsys) -> None:
+    game = win(member, daily, at=NOON)
     call_command("verify_leaderboard")
     assert "0 mismatches" in capsys.readouterr().out
 
@@ -222,86 +457,375 @@ def test_verify_leaderboard_catches_a_tampered_move(daily: Daily, player, capsys
     assert "1 mismatches" in capsys.readouterr().out
 
 
-def test_there_is_no_endpoint_that_accepts_a_score(client: Client, daily: Daily) -> None:
-    url = reverse("games:daily_board", args=[DAY, "citadel"])
+def test_there_is_no_endpoint_that_accepts_a_score(client: Client, live: Daily) -> None:
+    url = reverse("games:daily_board", args=[live.date, "citadel"])
 
     assert client.post(url, {"moves": 1}).status_code == 405
     assert not Entry.objects.exists()
 
 
-def test_daily_page_shows_par_winners_and_my_status(
-    owner_client: Client, daily: Daily, player, monkeypatch
+# -- restart and hints are counted -----------------------------------------------------
+
+
+def test_restart_after_forty_moves_counts_forty_undos_on_the_entry(daily: Daily, member) -> None:
+    Player.objects.filter(pk=member.pk).update(autoplay=False)
+    member.refresh_from_db()
+    game = dailies.daily_start(player=member, daily=daily, now=NOON)
+    for ply, move in enumerate(LINE[:40], 1):
+        services.game_play_move(
+            game_id=game.pk,
+            player_id=member.pk,
+            notation=move,
+            expected_ply=ply - 1,
+            now=NOON + dt.timedelta(seconds=ply),
+        )
+    services.game_restart(
+        game_id=game.pk, player_id=member.pk, expected_ply=40, now=NOON + dt.timedelta(minutes=1)
+    )
+    game.refresh_from_db()
+    assert game.undos == 40
+
+    start = NOON + dt.timedelta(minutes=2)
+    for ply, move in enumerate(LINE, 1):
+        services.game_play_move(
+            game_id=game.pk,
+            player_id=member.pk,
+            notation=move,
+            expected_ply=None,
+            now=start + dt.timedelta(seconds=ply),
+        )
+
+    entry = Entry.objects.get()
+    assert (entry.moves, entry.undos) == (len(LINE), 40)
+
+
+def test_restart_through_the_page_is_counted(client_for, live: Daily, member) -> None:
+    Player.objects.filter(pk=member.pk).update(autoplay=False)
+    browser = client_of(member)
+    game_url = browser.get(reverse("games:daily_play", args=[live.date, "citadel"]))["Location"]
+    game = Game.objects.get()
+    for ply, move in enumerate(LINE[:5]):
+        browser.post(f"{game_url}moves", {"move": move, "ply": ply})
+
+    response = browser.post(f"{game_url}restart", {"ply": 5})
+
+    assert response.status_code == 303
+    game.refresh_from_db()
+    assert (game.ply, game.undos) == (0, 5)
+
+
+# -- secrecy while the day is live ------------------------------------------------------
+
+
+@pytest.fixture
+def leader(live: Daily, member) -> Game:
+    """Ada's winning game of today's daily: what an attacker wants to copy."""
+    return win(member, live, at=midnight())
+
+
+def test_copying_the_leaders_line_is_refused_while_the_day_is_live(
+    leader: Game, other_client: Client
 ) -> None:
-    monkeypatch.setattr(dailies, "utc_today", lambda now: DAY)
-    monkeypatch.setattr(dailies, "daily_for_date", _only_citadel(daily))
-    win(player, daily, at=NOON)
+    for url in [
+        reverse("games:game", args=[leader.pk]),
+        reverse("games:replay", args=[leader.pk]),
+        reverse("games:replay", args=[leader.pk]) + "?ply=68",
+        reverse("games:record", args=[leader.pk]),
+    ]:
+        response = other_client.get(url)
+        assert response.status_code == 403, url
+        assert "secret until the day ends" in response.text
+        assert LINE[0] not in response.text and "f1:" not in response.text
 
-    body = owner_client.get(reverse("games:daily_day", args=[DAY])).text
 
-    assert f"Par <b>{daily.par}</b> moves · 1 won" in body
+def test_a_refused_move_on_the_leaders_game_does_not_show_its_position(
+    leader: Game, other_client: Client
+) -> None:
+    url = reverse("games:move", args=[leader.pk])
+    for headers in [{}, {"HX-Request": "true"}]:
+        response = other_client.post(url, {"move": "t1-t2", "ply": 0}, headers=headers)
+        assert response.status_code == 403
+        assert 'id="board"' not in response.text
+    hint = other_client.post(reverse("games:hint", args=[leader.pk]), {"ply": 0})
+    assert hint.status_code == 403 and 'id="board"' not in hint.text
+
+
+def test_the_live_leaderboard_shows_the_row_but_no_replay_link(
+    leader: Game, other_client: Client
+) -> None:
+    body = other_client.get(reverse("games:daily_board", args=[leader.daily.date, "citadel"]))
+
+    assert body.status_code == 200
+    assert "<td>Ada</td>" in body.text and f'<td class="num">{len(LINE)}</td>' in body.text
+    assert str(leader.pk) not in body.text
+    assert "replays open when it ends" in body.text
+
+
+def test_the_player_sees_their_own_live_game_without_its_deal_number(leader: Game, member) -> None:
+    browser = client_of(member)
+
+    page = browser.get(reverse("games:game", args=[leader.pk]))
+    replay = browser.get(reverse("games:replay", args=[leader.pk]))
+
+    assert page.status_code == replay.status_code == 200
+    for body in (page.text, replay.text):
+        assert "deal 3" not in body and "/play/citadel/3/" not in body
+        assert "daily of" in body
+    assert f"/daily/{leader.daily.date}/" in page.text  # the win panel shares the challenge
+
+
+def test_after_the_day_every_entry_is_a_public_shareable_replay(
+    daily: Daily, member, other_client: Client
+) -> None:
+    game = win(member, daily, at=NOON)  # DAY is over
+
+    board = other_client.get(reverse("games:daily_board", args=[DAY, "citadel"])).text
+    replay = other_client.get(reverse("games:replay", args=[game.pk]))
+    record = other_client.get(reverse("games:record", args=[game.pk]))
+
+    assert reverse("games:replay", args=[game.pk]) in board
+    assert replay.status_code == record.status_code == 200
+    assert "deal 3" in replay.text and LINE[0] in record.text
+
+
+# -- no practice on a live daily -------------------------------------------------------
+
+
+def test_practising_the_live_deal_through_play_sends_you_to_your_daily(
+    live: Daily, other_client: Client
+) -> None:
+    response = other_client.get(reverse("games:play_deal", args=["citadel", live.deal]))
+
+    assert response.status_code == 302
+    assert response["Location"] == reverse("games:daily_play", args=[live.date, "citadel"])
+    assert not Game.objects.filter(daily=None).exists()
+
+
+def test_importing_the_live_deal_is_refused(live: Daily, other_client: Client) -> None:
+    record = "game: citadel\ndeal: 3\n" + " ".join(LINE) + "\n"
+    for then in ["continue", "replay"]:
+        response = other_client.post(reverse("games:import"), {"record": record, "then": then})
+        assert response.status_code == 403
+        assert "Citadel daily challenge: it can only be played as your daily game" in response.text
+    assert not Game.objects.exists()
+
+
+def test_the_deal_is_free_to_practise_once_the_day_is_over(
+    daily: Daily, other_client: Client
+) -> None:
+    response = other_client.get(reverse("games:play_deal", args=["citadel", daily.deal]))
+
+    assert response.status_code == 302
+    assert Game.objects.get().daily is None
+
+
+# -- accounts rank; sybils do not ------------------------------------------------------
+
+
+def test_twenty_throwaway_cookies_do_not_reach_the_public_leaderboard(
+    leader: Game, live: Daily
+) -> None:
+    for _ in range(20):
+        sybil = Player.objects.create()
+        win(sybil, live, at=midnight(), seconds_per_move=0.5)
+
+    rows = dailies.ranking(live, now=utc_now())
+    board = Client().get(reverse("games:daily_board", args=[live.date, "citadel"])).text
+
+    assert [row.entry.player.display_name for row in rows] == ["Ada"]
+    assert board.count("<tr>") + board.count("<tr class") == 2  # head and Ada
+
+
+def test_an_anonymous_winner_sees_where_they_would_place(live: Daily, leader: Game) -> None:
+    anonymous = Player.objects.create()
+    win(anonymous, live, at=midnight(), seconds_per_move=0.5)
+    browser = client_of(anonymous)
+
+    board = browser.get(reverse("games:daily_board", args=[live.date, "citadel"])).text
+    day = browser.get(reverse("games:daily")).text
+
+    assert "You would place <b>1</b>" in board and "sign up" in board
+    assert "you would place <b>1</b>" in day
+
+
+def test_an_anonymous_win_ranks_after_signing_up(live: Daily) -> None:
+    anonymous = Player.objects.create()
+    client = client_of(anonymous)
+    win(anonymous, live, at=midnight())
+    assert dailies.ranking(live, now=utc_now()) == []
+
+    client.post(
+        reverse("games:signup"), {"username": "bo", "password1": PASSWORD, "password2": PASSWORD}
+    )
+
+    [row] = dailies.ranking(live, now=utc_now())
+    assert row.entry.player.user.username == "bo"
+
+
+def test_logging_in_to_an_existing_account_keeps_the_anonymous_win(live: Daily, member) -> None:
+    member.user.set_password(PASSWORD)
+    member.user.save()
+    anonymous = Player.objects.create()
+    client = client_of(anonymous)
+    win(anonymous, live, at=midnight())
+
+    client.post(reverse("games:login"), {"username": "ada", "password": PASSWORD})
+
+    entry = Entry.objects.get()
+    assert entry.player == member
+    assert [row.entry for row in dailies.ranking(live, now=utc_now())] == [entry]
+    assert not Player.objects.filter(pk=anonymous.pk).exists()
+
+
+def test_merging_keeps_the_better_entry_for_a_day_both_played(
+    daily: Daily, member, db: None
+) -> None:
+    slow = win(member, daily, at=NOON, seconds_per_move=3)
+    anonymous = Player.objects.create()
+    fast = win(anonymous, daily, at=NOON, seconds_per_move=1)
+    other_day = make_daily(DAY - dt.timedelta(days=1))
+    kept_game = win(anonymous, other_day, at=NOON - dt.timedelta(days=1))
+
+    player_adopt(anonymous_id=anonymous.pk, user=member.user)
+
+    entries = Entry.objects.order_by("daily__date")
+    assert [(e.player, e.game) for e in entries] == [(member, kept_game), (member, fast)]
+    assert not Game.objects.filter(pk=slow.pk).exists()
+    assert Game.objects.filter(owner=member, daily=daily).count() == 1
+
+
+def test_merging_keeps_the_accounts_better_entry(daily: Daily, member, db: None) -> None:
+    fast = win(member, daily, at=NOON, seconds_per_move=1)
+    anonymous = Player.objects.create()
+    win(anonymous, daily, at=NOON, seconds_per_move=3)
+
+    player_adopt(anonymous_id=anonymous.pk, user=member.user)
+
+    assert list(Entry.objects.values_list("game", flat=True)) == [fast.pk]
+
+
+# -- humans, not scripts ---------------------------------------------------------------
+
+
+def test_a_scripted_win_is_flagged_and_unranked_until_a_moderator_clears_it(
+    daily: Daily, member, capsys
+) -> None:
+    win(member, daily, at=NOON, seconds_per_move=0.04)
+    entry = Entry.objects.get()
+
+    assert entry.flagged and "median gap" in entry.flag_reason
+    assert dailies.ranking(daily, now=NOON) == []
+    call_command("verify_leaderboard")
+    out = capsys.readouterr().out
+    assert "1 flagged, 0 hidden" in out and f"entry {entry.pk}" in out
+
+    request = RequestFactory().post("/admin/")
+    request._messages = _Messages()
+    EntryAdmin(Entry, admin_site).clear_flag(request, Entry.objects.all())
+
+    assert [row.entry for row in dailies.ranking(daily, now=NOON)] == [entry]
+
+
+def test_a_person_playing_at_human_speed_is_not_flagged(daily: Daily, member) -> None:
+    win(member, daily, at=NOON, seconds_per_move=0.4)
+
+    assert not Entry.objects.get().flagged
+
+
+def test_auto_play_does_not_count_toward_the_speed_rule(daily: Daily, member) -> None:
+    """Auto-play moves land in the same instant as the click that caused them."""
+    game = win(member, daily, at=NOON, seconds_per_move=0.5)
+    Move.objects.filter(game=game, ply__gt=30).update(auto=True, played_at=NOON)
+
+    assert dailies.too_fast(game) == ""
+
+
+def test_a_moderator_can_hide_an_entry(daily: Daily, member, capsys) -> None:
+    win(member, daily, at=NOON)
+    request = RequestFactory().post("/admin/")
+    request._messages = _Messages()
+
+    EntryAdmin(Entry, admin_site).hide(request, Entry.objects.all())
+
+    assert dailies.ranking(daily, now=NOON) == []
+    call_command("verify_leaderboard")
+    assert "0 flagged, 1 hidden" in capsys.readouterr().out
+
+
+class _Messages:
+    def add(self, *args: object, **kwargs: object) -> None:
+        pass
+
+
+# -- pages ------------------------------------------------------------------------------
+
+
+def test_daily_page_shows_par_winners_my_status_and_the_ranking_rules(
+    live: Daily, leader: Game, member
+) -> None:
+    body = client_of(member).get(reverse("games:daily")).text
+
+    assert f"Par <b>{live.par}</b> moves · 1 won" in body
     assert f"You won in <b>{len(LINE)}</b> moves, rank <b>1</b>" in body
+    assert "How the ranking works" in body
+    assert "every move you take back counts as an undo" in body
+    assert "150 ms" in body
 
 
-def _only_citadel(daily: Daily):  # type: ignore[no-untyped-def]
-    def fake(*, game: str, date: dt.date) -> Daily:
-        if game == "citadel":
-            return daily
-        raise dailies.DailyUnavailable("not in this test")
+def test_leaderboard_highlights_my_row_and_draws_the_spread(daily: Daily, member) -> None:
+    win(member, daily, at=NOON)
 
-    return fake
-
-
-def test_future_days_are_not_out_yet(client: Client, db: None) -> None:
-    tomorrow = dailies.utc_today(dt.datetime.now(dt.UTC)) + dt.timedelta(days=1)
-
-    assert client.get(reverse("games:daily_day", args=[tomorrow])).status_code == 404
-    assert client.get("/daily/2026-02-30/").status_code == 404
-
-
-def test_leaderboard_highlights_my_row_and_draws_the_spread(
-    owner_client: Client, daily: Daily, player
-) -> None:
-    win(player, daily, at=NOON)
-
-    body = owner_client.get(reverse("games:daily_board", args=[DAY, "citadel"])).text
+    body = client_of(member).get(reverse("games:daily_board", args=[DAY, "citadel"])).text
 
     assert 'class="mine" aria-current="true"' in body
     assert '<figure class="histogram">' in body
     assert reverse("games:replay", args=[Entry.objects.get().game_id]) in body
 
 
-def test_starting_a_daily_links_the_game_and_resumes_it(
-    owner_client: Client, daily: Daily, monkeypatch
-) -> None:
-    monkeypatch.setattr(dailies, "utc_today", lambda now: DAY)
-    url = reverse("games:daily_play", args=[DAY, "citadel"])
+def test_starting_a_daily_links_the_game_and_resumes_it(owner_client: Client, live: Daily) -> None:
+    url = reverse("games:daily_play", args=[live.date, "citadel"])
 
     first = owner_client.get(url)
     second = owner_client.get(url)
 
     game = Game.objects.get()
     assert first["Location"] == second["Location"] == game.get_absolute_url()
-    assert game.daily == daily and game.deal == daily.deal
+    assert game.daily == live and game.deal == live.deal
 
 
-def test_game_champions_count_wins_streaks_and_average_over_par(client: Client, db: None) -> None:
-    ada, bob = (Player.objects.create(display_name=n) for n in ("Ada", "Bob"))
-    for offset, (player, moves) in enumerate([(ada, 70), (ada, 66), (bob, 61)]):
-        date = DAY + dt.timedelta(days=offset if player is ada else 5)
+def test_the_archive_shows_one_month_at_a_time(client: Client, db: None) -> None:
+    today = utc_now().date()
+    this_month = today.replace(day=1)
+    last_month = (this_month - dt.timedelta(days=1)).replace(day=1)
+    for date in [last_month, last_month + dt.timedelta(days=1), this_month]:
+        make_daily(date)
+    make_daily(today + dt.timedelta(days=1))
+
+    latest = client.get(reverse("games:daily_archive"))
+    older = client.get(reverse("games:daily_archive"), {"month": f"{last_month:%Y-%m}"})
+
+    assert f'href="/daily/{this_month}/"' in latest.text
+    assert f"/daily/{last_month}/" not in latest.text
+    assert f'?month={last_month:%Y-%m}"' in latest.text
+    assert latest.text.count('<li><a href="/daily/') == 1
+    assert older.text.count('<li><a href="/daily/') == 2
+    for bad in ["1999-01", "2026-13", "x"]:
+        assert client.get(reverse("games:daily_archive"), {"month": bad}).status_code == 404
+
+
+def test_game_champions_count_only_ranked_wins(client: Client, db: None) -> None:
+    ada, bob = (
+        Player.objects.create(display_name=n, user=User.objects.create_user(n))
+        for n in ("Ada", "Bob")
+    )
+    anonymous = Player.objects.create(display_name="Anon")
+    for offset, (player, moves) in enumerate([(ada, 70), (ada, 66), (bob, 61), (anonymous, 50)]):
+        date = DAY + dt.timedelta(days=offset if player is ada else 5 + offset)
         daily = Daily.objects.create(game="citadel", date=date, deal=offset + 1, par=60)
-        game = Game.objects.create(
-            game="citadel", deal=offset + 1, owner=player, daily=daily, position="", status="won"
-        )
-        Entry.objects.create(
-            daily=daily,
-            player=player,
-            game=game,
-            moves=moves,
-            elapsed=dt.timedelta(seconds=60),
-            finished_at=NOON,
-        )
+        make_entry(daily, player, moves, 60, 0)
 
     body = client.get(reverse("games:game_board", args=["citadel"])).text
 
     assert "<td>Ada</td><td>2</td><td>2 days</td><td>8.0</td>" in body
     assert "<td>Bob</td><td>1</td><td>1 day</td><td>1.0</td>" in body
+    assert "Anon" not in body

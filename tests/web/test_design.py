@@ -7,6 +7,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
+from django.contrib.auth.models import User
 from django.contrib.staticfiles import finders
 from django.test import Client
 from django.urls import reverse
@@ -66,9 +67,12 @@ def play_line(game: Game, player: Player, line: list[str], now: datetime) -> Non
 
 @pytest.fixture
 def won_daily(player: Player, now: datetime) -> Game:
-    """The player's on-time win of Citadel's daily (par 60), after another player's 58."""
+    """The player's on-time win of Citadel's daily (par 60), after another player's 58; both
+    have accounts, so both rank."""
     daily = Daily.objects.create(game="citadel", date=now.date(), deal=3, par=60, solution="")
-    rival = Player.objects.create(display_name="Rival")
+    player.user = User.objects.create_user("ada")
+    player.save()
+    rival = Player.objects.create(display_name="Rival", user=User.objects.create_user("bob"))
     rival_game = Game.objects.create(
         game="citadel", deal=3, owner=rival, status=Game.Status.WON, ply=58, daily=daily
     )
@@ -81,6 +85,7 @@ def won_daily(player: Player, now: datetime) -> Game:
     play_line(game, player, CITADEL_3, now)
     game.refresh_from_db()
     assert game.status == Game.Status.WON
+    Entry.objects.filter(game=game).update(flagged=False)  # played in no time: cleared
     return game
 
 
@@ -103,10 +108,22 @@ def test_a_daily_win_shows_par_rank_leaderboard_and_the_next_daily(
     assert reverse("games:play", args=["citadel"]) not in status
 
 
+def test_an_unranked_daily_win_says_where_it_would_place(
+    owner_client: Client, won_daily: Game, player: Player
+) -> None:
+    Entry.objects.filter(game=won_daily).update(flagged=True)
+
+    status = status_of(owner_client.get(won_daily.get_absolute_url()).content.decode())
+
+    assert "<dt>Would place</dt>" in status
+    assert '<dd data-testid="daily-rank">2</dd>' in status
+
+
 def test_after_a_win_undo_restart_and_hint_are_off(owner_client: Client, won_daily: Game) -> None:
     page = owner_client.get(won_daily.get_absolute_url()).content.decode()
 
     assert re.search(r'formaction="undo" disabled', page)
+    assert re.search(r'formaction="restart" disabled', page)
     assert re.search(r'formaction="hint" disabled', page)
 
 
@@ -134,7 +151,7 @@ def test_the_replay_lists_moves_in_words_and_marks_the_moved_card(
 
     assert '<span class="words">4♣ → 5♥</span> <code>t1-t4</code>' in page
     assert '<span class="words">3♣ → ♣ foundation</span> <code>t1-f1</code>' in page
-    assert re.search(r'class="pile found f[^"]* hinted[^"]*" data-pile="f1"', page)
+    assert 'data-moved="f1"' in page
 
 
 def test_the_leaderboard_par_column_reads_plus_minus(

@@ -1,7 +1,18 @@
+import subprocess
+import sys
+import time
+from datetime import timedelta
+
+import pytest
+from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
+from django_tasks_db.models import DBTaskResult
 
-from games.models import Game
+from games import services, solver_jobs
+from games.models import Analysis, Daily, Game, Player
+from games.presentation import analysis_message
+from games.rules import solver
 
 HX = {"HX-Request": "true"}
 
@@ -15,9 +26,27 @@ def test_hint_highlights_the_next_move_of_a_winning_line_and_counts(
 
     assert response.status_code == 200
     assert "Hint: " in response.text and "moves to win" in response.text
-    assert " hinted " in response.text and "selecting" in response.text
+    assert 'class="card h hint-from" aria-label="Ten of hearts, top of right pile 3, hinted' in (
+        response.text
+    )
+    assert 'class="pile right t hint-to n6" data-pile="t8"' in response.text
+    assert (
+        "selecting" not in response.text
+        and "Ten of hearts from right pile 3 to right pile 4" in (response.text)
+    )
     game.refresh_from_db()
     assert game.hints == 1 and game.ply == 0
+
+
+def test_without_javascript_the_hinted_card_comes_selected(
+    owner_client: Client, start_game
+) -> None:
+    game = start_game("beleaguered-castle", 2)
+
+    response = owner_client.post(reverse("games:hint", args=[game.pk]))
+
+    assert "selecting" in response.text and 'value="t7-t8"' in response.text
+    assert "hint-to" in response.text
 
 
 def test_hint_says_when_the_position_can_no_longer_be_won(owner_client: Client, start_game) -> None:
@@ -36,8 +65,10 @@ def test_hints_are_for_the_owner_only(other_client: Client, game: Game) -> None:
     assert game.hints == 0
 
 
-def test_analyse_finds_where_the_game_was_lost(owner_client: Client, game: Game) -> None:
-    response = owner_client.get(reverse("games:analyse", args=[game.pk]))
+def test_analyse_finds_where_the_game_was_lost(owner_client: Client, game: Game, run_tasks) -> None:
+    owner_client.get(reverse("games:analyse", args=[game.pk]))
+    run_tasks()
+    response = owner_client.get(reverse("games:analysis", args=[game.pk]))
 
     assert response.status_code == 200
     assert "could not be won from the start" in response.text
@@ -45,3 +76,186 @@ def test_analyse_finds_where_the_game_was_lost(owner_client: Client, game: Game)
 
 def test_only_the_owner_may_analyse(other_client: Client, game: Game) -> None:
     assert other_client.get(reverse("games:analyse", args=[game.pk])).status_code == 403
+
+
+# -- solver work: cached, capped, in the background ---------------------------------------
+
+
+@pytest.fixture
+def solver_calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every solver run a hint or an analysis starts (the real solver still answers)."""
+    calls: list[str] = []
+    real_hint, real_first = solver.hint, solver.first_losing_ply
+
+    def hint(board, seconds=1.0):  # type: ignore[no-untyped-def]
+        calls.append("hint")
+        return real_hint(board, seconds=seconds)
+
+    def first_losing_ply(*args, **kwargs):  # type: ignore[no-untyped-def]
+        calls.append("analyse")
+        return real_first(*args, **kwargs)
+
+    monkeypatch.setattr(solver, "hint", hint)
+    monkeypatch.setattr(solver, "first_losing_ply", first_losing_ply)
+    return calls
+
+
+def test_the_same_position_gets_the_same_hint_from_one_solver_run(
+    client_for, player: Player, now, solver_calls: list[str]
+) -> None:
+    other = Player.objects.create()
+    games = [
+        services.game_start(player=who, game="beleaguered-castle", deal=2, autoplay=False, now=now)
+        for who in (player, other, player)
+    ]
+    texts = [
+        client_for(game.owner).post(reverse("games:hint", args=[game.pk]), headers=HX).text
+        for game in games
+    ]
+
+    assert solver_calls == ["hint"]
+    hints = {text[text.index("Hint: ") :].split("<", 1)[0] for text in texts}
+    assert len(hints) == 1
+    assert [g.hints for g in Game.objects.filter(pk__in=[g.pk for g in games])] == [1, 1, 1]
+
+
+def test_a_player_gets_one_solver_job_at_a_time(
+    owner_client: Client, player: Player, start_game, solver_calls: list[str]
+) -> None:
+    game = start_game("beleaguered-castle", 2)
+    cache.add(f"solving:{player.pk}", 1)  # a hint of theirs is running in another tab
+
+    response = owner_client.post(reverse("games:hint", args=[game.pk]), headers=HX)
+
+    assert response.status_code == 429 and int(response["Retry-After"]) >= 1
+    assert "still being worked out" in response.text
+    assert solver_calls == []
+    game.refresh_from_db()
+    assert game.hints == 0
+
+
+def test_hints_wait_for_no_one_when_the_solver_slots_are_taken(
+    owner_client: Client, start_game, settings, solver_calls: list[str]
+) -> None:
+    settings.WEB_CONCURRENCY = 4
+    game = start_game("beleaguered-castle", 2)
+    started = time.monotonic()
+    with solver_jobs.solver_slot() as first, solver_jobs.solver_slot() as second:
+        assert first and second  # half of 4 workers: two slots, both taken
+        response = owner_client.post(reverse("games:hint", args=[game.pk]), headers=HX)
+
+    assert time.monotonic() - started < 0.5
+    assert response.status_code == 429
+    assert "busy with other players" in response.text
+    assert solver_calls == []
+    assert owner_client.post(reverse("games:hint", args=[game.pk]), headers=HX).status_code == 200
+
+
+def test_the_solver_slots_are_shared_by_processes(tmp_path, settings) -> None:
+    """Another process (another gunicorn worker) holding the only slot leaves none."""
+    settings.WEB_CONCURRENCY = 2
+    script = (
+        "import fcntl, sys, time; f = open(sys.argv[1], 'a');"
+        " fcntl.flock(f, fcntl.LOCK_EX); print('held', flush=True); time.sleep(30)"
+    )
+    path = solver_jobs._lock_dir() / "slot-0.lock"
+    holder = subprocess.Popen(
+        [sys.executable, "-c", script, str(path)], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        with solver_jobs.solver_slot() as got:
+            assert not got
+    finally:
+        holder.kill()
+        holder.wait()
+    with solver_jobs.solver_slot() as got:
+        assert got  # a dead holder's lock is gone with it
+
+
+def test_analyse_says_analysing_then_fills_in(
+    owner_client: Client, game: Game, run_tasks, solver_calls: list[str]
+) -> None:
+    response = owner_client.get(reverse("games:analyse", args=[game.pk]), headers=HX)
+
+    assert solver_calls == []  # nothing ran inside the request
+    assert "Analysing…" in response.text
+    assert f'hx-get="{reverse("games:analysis", args=[game.pk])}"' in response.text
+    plain = owner_client.get(reverse("games:analysis", args=[game.pk]))
+    assert '<meta http-equiv="refresh"' in plain.text  # JavaScript off: the page refreshes
+
+    run_tasks()
+
+    assert solver_calls == ["analyse"]
+    done = owner_client.get(reverse("games:analysis", args=[game.pk]), headers=HX)
+    assert "could not be won from the start" in done.text
+    assert "Analysing" not in done.text
+
+
+def test_many_analyse_requests_queue_one_task(
+    owner_client: Client, game: Game, run_tasks, solver_calls: list[str]
+) -> None:
+    for _ in range(5):
+        owner_client.get(reverse("games:analyse", args=[game.pk]))
+
+    assert DBTaskResult.objects.count() == 1
+    run_tasks()
+    assert solver_calls == ["analyse"]
+
+
+def test_toggling_auto_play_does_not_defeat_the_analysis_cache(
+    owner_client: Client, game: Game, run_tasks, solver_calls: list[str]
+) -> None:
+    owner_client.get(reverse("games:analyse", args=[game.pk]))
+    run_tasks()
+    owner_client.post(reverse("games:autoplay", args=[game.pk]), {"autoplay": "0"})
+    owner_client.post(reverse("games:autoplay", args=[game.pk]), {"autoplay": "0"})
+
+    response = owner_client.get(reverse("games:analyse", args=[game.pk]))
+
+    assert "could not be won from the start" in response.text
+    assert solver_calls == ["analyse"]
+    assert DBTaskResult.objects.count() == 1
+
+
+def test_analyse_racing_an_undo_is_never_a_500(owner_client: Client, start_game, run_tasks) -> None:
+    game = start_game("beleaguered-castle", 1)
+    owner_client.post(reverse("games:move", args=[game.pk]), {"move": "t3-t6"})
+    owner_client.get(reverse("games:analyse", args=[game.pk]))
+    run_tasks()
+    game.refresh_from_db()
+    line = services.game_line(game)
+    Analysis.objects.filter(key=solver_jobs.analysis_key(game, line)).update(ply=1)
+    owner_client.post(reverse("games:undo", args=[game.pk]))
+    # The poll reads the line after the undo: its own analysis, not the old line's move.
+    assert owner_client.get(reverse("games:analysis", args=[game.pk])).status_code == 200
+    # An answer read for a line the undo then shortens still names its own move.
+    assert "move 1 (t3-t6)" in analysis_message(line, 1)
+
+
+def test_a_dead_workers_analysis_is_queued_again(owner_client: Client, game: Game, now) -> None:
+    owner_client.get(reverse("games:analyse", args=[game.pk]))
+    Analysis.objects.update(requested_at=now - timedelta(hours=1))
+
+    owner_client.get(reverse("games:analyse", args=[game.pk]))
+    owner_client.get(reverse("games:analyse", args=[game.pk]))
+
+    assert DBTaskResult.objects.count() == 2
+
+
+def test_hint_and_analyse_on_a_daily_game_both_count_as_hints(
+    owner_client: Client, player: Player, now, run_tasks
+) -> None:
+    daily = Daily.objects.create(
+        game="beleaguered-castle", date=now.date(), deal=2, par=90, solution="-"
+    )
+    game = services.game_start(
+        player=player, game="beleaguered-castle", deal=2, autoplay=False, daily=daily, now=now
+    )
+    owner_client.post(reverse("games:hint", args=[game.pk]), headers=HX)
+    owner_client.get(reverse("games:analyse", args=[game.pk]), headers=HX)
+    owner_client.get(reverse("games:analysis", args=[game.pk]), headers=HX)  # polls: free
+    owner_client.get(reverse("games:analyse", args=[game.pk]), headers=HX)  # same line
+
+    game.refresh_from_db()
+    assert game.hints == 2

@@ -131,7 +131,7 @@ def test_every_card_is_a_button_with_an_accessible_name(client: Client, game: Ga
     body = client.get(game.get_absolute_url()).content.decode()
 
     assert body.count("<button") >= 52
-    assert 'aria-label="Six of hearts, top of pile 8"' in body
+    assert 'aria-label="Six of hearts, top of right pile 4"' in body
     assert 'disabled aria-label="Queen of spades, covered"' in body
 
 

@@ -7,8 +7,9 @@ from django.test import Client
 from django.urls import reverse
 
 from games import services
-from games.models import Game, Player
+from games.models import Game, Move, Player
 from games.players import SESSION_KEY, player_set_name
+from games.rules import Board, GameRecord, solver
 from games.stats import player_stats
 
 HX = {"HX-Request": "true"}
@@ -162,8 +163,8 @@ def test_replay_steps_through_the_line_for_anyone(
 
     assert 'data-testid="replay-ply">2<' in last.text
     assert first.text.lstrip().startswith('<div id="replay">')
-    assert 'aria-label="Eight of clubs, top of pile 3"' in first.text
-    assert 'aria-label="Eight of clubs, top of pile 6"' in middle.text
+    assert 'aria-label="Eight of clubs, top of left pile 3"' in first.text
+    assert 'aria-label="Eight of clubs, top of right pile 2"' in middle.text
     assert 'name="select"' not in last.text
     assert "Resume playing" not in last.text
 
@@ -207,9 +208,15 @@ def test_import_names_the_first_bad_line(
     assert Game.objects.count() == 0
 
 
+def played(game: Game) -> Game:
+    """Mark ``game`` as one the player moved in (what statistics count)."""
+    Move.objects.create(game=game, ply=game.ply + 1, notation="t1-t2", undone=True)
+    return game
+
+
 def test_statistics_figures(player: Player, now) -> None:
     def game(slug: str, won: bool, ply: int = 0, seconds: int = 0) -> None:
-        g = services.game_start(player=player, game=slug, deal=1, autoplay=False, now=now)
+        g = played(services.game_start(player=player, game=slug, deal=1, autoplay=False, now=now))
         if won:
             Game.objects.filter(pk=g.pk).update(
                 status=Game.Status.WON, ply=ply, elapsed=timedelta(seconds=seconds)
@@ -228,9 +235,9 @@ def test_statistics_figures(player: Player, now) -> None:
 
 
 def test_statistics_page_draws_a_chart(owner_client: Client, start_game) -> None:
-    won = start_game("citadel", 3)
+    won = played(start_game("citadel", 3))
     Game.objects.filter(pk=won.pk).update(status=Game.Status.WON, ply=70)
-    start_game("citadel", 4)
+    played(start_game("citadel", 4))
 
     body = owner_client.get(reverse("games:stats")).text
 
@@ -244,3 +251,27 @@ def test_the_four_colour_preference_colours_the_board(owner_client: Client, game
         'class="board wings beleaguered-castle four"'
         in owner_client.get(game.get_absolute_url()).text
     )
+
+
+def test_a_game_opened_and_left_is_not_a_game_played(player: Player, now) -> None:
+    services.game_start(player=player, game="citadel", deal=3, autoplay=True, now=now)
+    services.game_start(player=player, game="citadel", deal=4, autoplay=True, now=now)
+    played(services.game_start(player=player, game="citadel", deal=5, autoplay=True, now=now))
+
+    stats = {s.slug: s for s in player_stats(player)}["citadel"]
+
+    assert (stats.played, stats.won, stats.results) == (1, 0, [])
+
+
+def test_imported_records_never_count_as_wins(owner_client: Client, player: Player) -> None:
+    board = Board("beleaguered-castle", 2)
+    for move in solver.solve(board, seconds=10).moves:
+        board.play(move)
+    record = GameRecord.from_board(board).to_text()
+
+    response = owner_client.post(reverse("games:import"), {"record": record, "then": "replay"})
+
+    assert response.status_code == 302
+    assert Game.objects.get(owner=player).is_finished
+    stats = {s.slug: s for s in player_stats(player)}["beleaguered-castle"]
+    assert (stats.played, stats.won, stats.fastest) == (0, 0, None)

@@ -1,37 +1,43 @@
-"""``manage.py find_winnable_deals GAME --from A --to B``: grow a game's pool of deals proved
-winnable (games/winnable/GAME.txt), for games whose winnable deals are too rare to find
-within a day's budget. Each line is the deal and the solver's winning line: the proof."""
+"""``manage.py find_winnable_deals GAME --from A --to B``: which deals in A..B the solver wins
+within a node budget, with the time each verdict took (for tuning a game's daily budget in
+``games.daily.BUDGETS``). It prints; it stores nothing: dailies come from secret-seeded
+candidates, never from a list of answers."""
+
+import time
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from games.daily import POOLS, pool
+from games.daily import BUDGETS
 from games.rules import GAMES, Board
 from games.rules.solver import solve
 
 
 class Command(BaseCommand):
-    help = "Search deals A..B with the solver and append the winnable ones to the pool."
+    help = "Search deals A..B with the solver and print the winnable ones."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("game", choices=list(GAMES))
         parser.add_argument("--from", dest="start", type=int, default=1)
         parser.add_argument("--to", dest="end", type=int, default=1000)
-        parser.add_argument("--nodes", type=int, default=20_000)
+        parser.add_argument("--nodes", type=int, help="default: the game's daily budget")
 
     def handle(
-        self, *args: object, game: str, start: int, end: int, nodes: int, **_: object
+        self, *args: object, game: str, start: int, end: int, nodes: int | None, **_: object
     ) -> None:
-        known = {deal for deal, _ in pool(game)}
-        POOLS.mkdir(exist_ok=True)
-        found = 0
-        with (POOLS / f"{game}.txt").open("a") as out:
-            for deal in range(start, end + 1):
-                if deal in known:
-                    continue
-                result = solve(Board(game, deal), seconds=60, max_nodes=nodes)
-                if result.solved:
-                    found += 1
-                    out.write(f"{deal} {' '.join(m.notation() for m in result.moves)}\n")
-                    out.flush()
-                    self.stdout.write(f"deal {deal}: won in {len(result.moves)} moves")
-        self.stdout.write(f"{found} winnable deals found in {start}..{end}")
+        if not 1 <= start <= end:
+            self.stderr.write("--from must be at least 1 and at most --to")
+            raise SystemExit(2)
+        budget = nodes or BUDGETS[game].nodes
+        found, times = 0, []
+        for deal in range(start, end + 1):
+            began = time.process_time()
+            result = solve(Board(game, deal), seconds=60, max_nodes=budget)
+            times.append(time.process_time() - began)
+            if result.solved:
+                found += 1
+                self.stdout.write(f"deal {deal}: won in {len(result.moves)} moves")
+        times.sort()
+        median = times[len(times) // 2] * 1000
+        self.stdout.write(
+            f"{found} winnable deals found in {start}..{end}; median {median:.1f} ms CPU a deal"
+        )

@@ -1,16 +1,22 @@
-"""``manage.py prepare_dailies --days N``: today's dailies and the next N days', for every game.
+"""``manage.py prepare_dailies --days N``: today's dailies and the next N days', for every game,
+here and now (the task worker does the same in the background; see games.daily_tasks).
 
 Safe to run twice or on two servers at once: each (game, date) is one row by a unique
-constraint, and every server computes the same deal.
+constraint, and every server sharing ``DAILY_SECRET`` computes the same deal. Deal numbers
+are never printed: days ahead are secret.
+
+``--measure`` stores nothing: it chooses the deals of those days and prints the CPU time
+each took and the median (how the Archway budget is checked: <= 30 s median over 30 days).
 """
 
 import datetime as dt
+import statistics
 import time
 
 from django.core.management.base import BaseCommand, CommandParser
 from django.utils import timezone
 
-from games.daily import DailyUnavailable, daily_for_date, utc_today
+from games.daily import DailyUnavailable, choose_deal, daily_prepare, utc_today
 from games.rules import GAMES
 
 
@@ -20,24 +26,42 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--days", type=int, default=7, help="days after today (0-366)")
         parser.add_argument("--games", nargs="*", choices=list(GAMES), default=list(GAMES))
+        parser.add_argument(
+            "--measure", action="store_true", help="time the choice of each deal; store nothing"
+        )
 
-    def handle(self, *args: object, days: int, games: list[str], **options: object) -> None:
+    def handle(
+        self, *args: object, days: int, games: list[str], measure: bool, **options: object
+    ) -> None:
         if not 0 <= days <= 366:
             self.stderr.write("--days must be between 0 and 366")
             raise SystemExit(2)
         today = utc_today(timezone.now())
         missing = 0
+        cpu: dict[str, list[float]] = {slug: [] for slug in games}
         for offset in range(days + 1):
             date = today + dt.timedelta(days=offset)
             started = time.monotonic()
             for slug in games:
+                began = time.process_time()
                 try:
-                    daily = daily_for_date(game=slug, date=date)
+                    if measure:
+                        par = len(choose_deal(slug, date)[1])
+                    else:
+                        par = daily_prepare(game=slug, date=date).par
                 except DailyUnavailable as error:
                     missing += 1
                     self.stdout.write(f"{date} {slug:<20} none: {error}")
-                else:
-                    self.stdout.write(f"{date} {slug:<20} deal {daily.deal} par {daily.par}")
+                    continue
+                finally:
+                    cpu[slug].append(time.process_time() - began)
+                self.stdout.write(f"{date} {slug:<20} par {par} ({cpu[slug][-1]:.1f} s CPU)")
             self.stdout.write(f"{date} prepared in {time.monotonic() - started:.1f} s")
+        if measure:
+            for slug, times in cpu.items():
+                self.stdout.write(
+                    f"{slug}: median {statistics.median(times):.2f} s CPU, "
+                    f"max {max(times):.2f} s over {len(times)} days"
+                )
         if missing:
             self.stdout.write(f"{missing} game-days have no deal proved winnable")

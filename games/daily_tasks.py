@@ -1,0 +1,81 @@
+"""Daily preparation as background work: the task that runs the solver, the one place that
+queues it (deduplicated), and the scheduled job that keeps days ahead prepared.
+
+A web request never prepares a daily. It may find today missing (a fresh site, a worker that
+was down): it then calls ``daily_request``, which queues one task for the date however many
+requests arrive at once, because the request that inserts the date's ``DailyPreparation``
+row is the only one that queues (the row is locked while it decides).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+
+from django.conf import settings
+from django.db import transaction
+from django.tasks import task
+from django_tasks_db.models import DBTaskResult
+
+from games.daily import DailyUnavailable, daily_prepare, utc_today
+from games.models import Daily, DailyPreparation
+from games.rules import GAMES
+
+logger = logging.getLogger(__name__)
+
+RETRY_AFTER = dt.timedelta(minutes=10)
+"""A date whose task finished with games still missing (no deal within the budget, a crash)
+is queued again only after this long: a request never restarts a failing search in a loop."""
+PENDING = ("READY", "RUNNING")
+
+
+@task
+def prepare_day(date: str) -> dict[str, int | None]:
+    """Prepare every missing daily of ``date`` (ISO): ``{game: deal}``, ``None`` when no
+    candidate was proved winnable within the game's budget."""
+    day = dt.date.fromisoformat(date)
+    deals: dict[str, int | None] = {}
+    for slug in GAMES:
+        try:
+            deals[slug] = daily_prepare(game=slug, date=day).deal
+        except DailyUnavailable as error:
+            logger.warning("%s", error)
+            deals[slug] = None
+    return deals
+
+
+def missing_games(date: dt.date) -> list[str]:
+    prepared = set(Daily.objects.filter(date=date).values_list("game", flat=True))
+    return [slug for slug in GAMES if slug not in prepared]
+
+
+def daily_request(*, date: dt.date, now: dt.datetime) -> bool:
+    """Queue the preparation of ``date`` unless it is prepared or already queued.
+
+    Returns whether the date still has games missing (being prepared). Cheap and
+    idempotent: one task per date at a time, whatever the concurrency.
+    """
+    if not missing_games(date):
+        return False
+    with transaction.atomic():
+        preparation, created = DailyPreparation.objects.select_for_update().get_or_create(
+            date=date, defaults={"queued_at": now}
+        )
+        if not created:
+            pending = DBTaskResult.objects.filter(
+                id=preparation.task_id or None, status__in=PENDING
+            ).exists()
+            if pending or now - preparation.queued_at < RETRY_AFTER or not missing_games(date):
+                return True
+        result = prepare_day.enqueue(date.isoformat())
+        preparation.task_id, preparation.queued_at = str(result.id), now
+        preparation.save(update_fields=["task_id", "queued_at"])
+    return True
+
+
+def schedule_dailies(now: dt.datetime) -> None:
+    """The worker's scheduled job: today and the next ``DAILY_DAYS_AHEAD`` days queued for
+    preparation when missing (the same dedup as requests: nothing queued twice)."""
+    today = utc_today(now)
+    for offset in range(settings.DAILY_DAYS_AHEAD + 1):
+        daily_request(date=today + dt.timedelta(days=offset), now=now)

@@ -1,0 +1,132 @@
+"""Rate limits: how often one client (an IP address) and one player may start costly work.
+
+Counting is django-ratelimit's (fixed windows of counters in Django's default cache, which
+every app server shares in production: ``CACHE_URL=redis://...``); this module names the
+limits and answers a client over one with ``429 Too Many Requests``, a ``Retry-After``
+header and a sentence, in the status line for htmx and as a page otherwise.
+
+The numbers (README, "Rate limits") are far above what a fast honest player does: they
+stop scripts, not people. Moves, undos and page views are never limited.
+"""
+
+from __future__ import annotations
+
+import functools
+import ipaddress
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django_htmx.http import reswap, retarget
+from django_ratelimit.core import get_usage
+
+View = Callable[..., HttpResponse]
+
+
+def client_ip(request: HttpRequest) -> str:
+    """The client's address: ``settings.CLIENT_IP_HEADER`` (set by a trusted proxy in
+    front, e.g. ``HTTP_X_REAL_IP``) when it holds an address, else the socket's peer."""
+    header = getattr(settings, "CLIENT_IP_HEADER", "")
+    forwarded = request.META.get(header, "") if header else ""
+    for candidate in (forwarded, request.META.get("REMOTE_ADDR", "")):
+        try:
+            return str(ipaddress.ip_address(candidate.split(",")[0].strip()))
+        except ValueError:
+            continue
+    return "0.0.0.0"  # no address at all (a Unix socket without a proxy header)
+
+
+def _ip_key(group: str, request: HttpRequest) -> str:
+    return client_ip(request)
+
+
+def _player_key(group: str, request: HttpRequest) -> str:
+    from games.players import session_player_id
+
+    player_id = session_player_id(request)
+    return str(player_id) if player_id else ""
+
+
+def _account_key(group: str, request: HttpRequest) -> str:
+    """The account a log-in form names (case-folded, bounded): throttles guessing one
+    account's password from many addresses."""
+    return request.POST.get("username", "").strip().casefold()[:150]
+
+
+KEYS = {"ip": _ip_key, "player": _player_key, "account": _account_key}
+
+
+@dataclass(frozen=True)
+class Limit:
+    """``rate`` requests (django-ratelimit's ``"30/m"``) per ``key`` ("ip", "player" or
+    "account") for the requests whose method is in ``methods``."""
+
+    key: str
+    rate: str
+    methods: tuple[str, ...] = ("GET", "HEAD", "POST")
+
+
+def over_limit(request: HttpRequest, group: str, limits: tuple[Limit, ...]) -> int | None:
+    """Count this request against every limit; the seconds to wait if one is exceeded."""
+    wait: int | None = None
+    for limit in limits:
+        if request.method not in limit.methods:
+            continue
+        key = KEYS[limit.key]
+        if not key(group, request):
+            continue  # no player (or account) yet: the IP limit still counts
+        usage = get_usage(
+            request, group=f"{group}:{limit.key}", key=key, rate=limit.rate, increment=True
+        )
+        if usage is not None and usage["should_limit"]:
+            wait = max(wait or 1, int(usage["time_left"]), 1)
+    return wait
+
+
+def rate_limited(group: str, *limits: Limit) -> Callable[[View], View]:
+    """Decorate a view: over any of ``limits``, answer 429 without calling it."""
+
+    def decorate(view: View) -> View:
+        @functools.wraps(view)
+        def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            wait = over_limit(request, group, limits)
+            if wait is not None:
+                return too_many(request, wait)
+            return view(request, *args, **kwargs)
+
+        return wrapped
+
+    return decorate
+
+
+def too_many(request: HttpRequest, wait: int, message: str = "") -> HttpResponse:
+    """429 with ``Retry-After``: in the status line for htmx, as a page otherwise."""
+    message = message or (
+        f"Too many requests from you in a short time: please wait {wait} seconds and try again."
+    )
+    if getattr(request, "htmx", False):
+        response = render(
+            request,
+            "games/game.html#status",
+            {"message": message, "error": True},
+            status=429,
+        )
+        response = reswap(retarget(response, "#status"), "outerHTML")
+    else:
+        response = render(request, "games/error.html", {"message": message}, status=429)
+    response["Retry-After"] = str(wait)
+    return response
+
+
+# -- the limits (README, "Rate limits") ---------------------------------------------------
+
+PLAY = (Limit("ip", "120/m"), Limit("player", "30/m"))
+"""Starting games (``/play/...``, the daily's play link): a new deal every 2 s per player."""
+IMPORT = (Limit("ip", "30/m", ("POST",)), Limit("player", "10/m", ("POST",)))
+HINT = (Limit("ip", "120/m"), Limit("player", "30/m"))
+ANALYSE = (Limit("ip", "60/m"), Limit("player", "12/m"))
+SIGNUP = (Limit("ip", "10/h", ("POST",)),)
+LOGIN = (Limit("ip", "30/15m", ("POST",)), Limit("account", "10/15m", ("POST",)))

@@ -1,0 +1,34 @@
+"""The badge of a game's deal verdict, polled by the game page while the worker decides it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import require_GET
+
+from games import pools
+from games.models import DealVerdict, Game
+
+POLL_DELAYS = (2, 3, 5, 8, 13, 21, 30, 30, 30, 30, 30, 30)
+"""Seconds before each next look at a pending verdict; then the page stops asking (the
+badge shows the answer on the next page load)."""
+
+
+def badge(game: Game, looks: int = 0) -> dict[str, Any]:
+    """The ``#verdict`` partial's context: the verdict, and when to look again."""
+    verdict = pools.verdict_for(game)
+    pending = verdict is not None and verdict.verdict == DealVerdict.Verdict.PENDING
+    again = POLL_DELAYS[looks] if pending and looks < len(POLL_DELAYS) else None
+    return {"verdict": verdict, "poll": {"next": looks + 1, "delay": again} if again else None}
+
+
+@require_GET
+def verdict(request: HttpRequest, game_id: str) -> HttpResponse:
+    """The ``#verdict`` badge; ``?poll=N`` counts the looks so far (anyone with the link may
+    look: a verdict is about the deal, not the player)."""
+    game = get_object_or_404(Game, pk=game_id)
+    looks = request.GET.get("poll", "0")
+    context = {"game": game, **badge(game, int(looks) if looks.isdigit() and len(looks) < 3 else 0)}
+    return render(request, "games/game.html#verdict", context)

@@ -1,0 +1,396 @@
+"""Winnable deals by default: per-game pools of deals the solver proved winnable, filled
+ahead by background tasks; the verdict of a deal number a player typed; the difficulty of a
+proved deal.
+
+New game never waits on the solver: it takes a pooled deal (one query) and only the task
+worker solves. ``fill_pool`` tries random deal numbers, each within a budget of positions
+(the same on every machine), for a bounded slice of time, and stores the deals it wins with
+their winning line (the proof) and statistics; it queues its own next batch while the pool
+is short, and the schedule job ``top_up`` queues one for every short pool. ``decide_deal``
+gives a typed deal its verdict. Only deals that leave a legal move after the opening
+auto-play are pooled, and the "any deal" path re-deals until it finds one, so New game
+never opens on a dead position.
+
+A pool holds, per difficulty, ``POOL_TARGET`` fresh deals (never dealt yet). New game deals
+a fresh one first, then the least dealt one the player has not had: a proved deal even when
+players outrun the tasks. Only an empty pool falls back to a random deal, with a note.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import Count, F
+from django.tasks import task
+from django.tasks.base import TaskResultStatus
+from django.utils import timezone
+from django_tasks_db.models import DBTaskResult
+
+from games.models import DealChoice, DealVerdict, Game, Player
+from games.rules import GAMES, MAX_DEAL, Board, GameRules, get_game
+from games.rules.solver import SolveResult, solve
+
+logger = logging.getLogger(__name__)
+
+Verdict = DealVerdict.Verdict
+Difficulty = DealVerdict.Difficulty
+
+POOL_NODES = 50_000
+"""The solver's budget per pool candidate, in positions (about a second at most here)."""
+VERDICT_NODES = 200_000
+"""The budget for a typed deal's verdict: a player asked about this one deal."""
+SECONDS_CAP = 60.0
+"""A safety cap per solve, far above what the node budgets take on this hardware."""
+BATCH_SECONDS = 2.0
+"""Solver time one ``fill_pool`` task spends before it gives the worker back (it may run
+over by one candidate's solve)."""
+POOL_TARGET = 5
+"""Fresh (never dealt) proved deals kept ready per game and difficulty."""
+POOL_CAP = 3 * POOL_TARGET
+"""A difficulty's fresh deals beyond this are not stored while another is being filled."""
+MAX_PENDING = 200
+"""Typed deals waiting for a verdict; past this, no more are queued (the badge waits)."""
+STALE = timedelta(minutes=10)
+"""A task running this long, or a verdict pending this long, is taken for lost."""
+REDEAL_TRIES = 200
+"""Random deals tried for one with a legal move (Fortress: 12 % have none)."""
+
+
+# -- difficulty ---------------------------------------------------------------------------
+
+DIFFICULTY_NODES: dict[str, tuple[int, int]] = {
+    "beleaguered-castle": (400, 2_600),
+    "citadel": (100, 370),
+    "streets-and-alleys": (1_050, 5_100),
+    "fortress": (115, 285),
+    "chessboard": (310, 770),
+    "archway": (3_000, 20_000),
+}
+"""Per game, the most positions the solver may expand to find a winning line for the deal
+to be easy, then medium; beyond is hard. Measured on 400 random deals per game at
+``POOL_NODES`` (November 2026: 272, 346, 167, 83 and 302 of them won), the limits split the
+won deals into thirds. Archway's few winnable deals (about one in 2,000) were not measured
+that way: its limits bracket the two known ones (465: 28,920 positions; 783: 2,816)."""
+
+
+@dataclass(frozen=True)
+class DifficultyRule:
+    """How one game's deals are labelled (shown on its rules page)."""
+
+    game: GameRules
+    easy: int
+    medium: int
+    budget: int
+
+
+def difficulty_rule(rules: GameRules) -> DifficultyRule:
+    easy, medium = DIFFICULTY_NODES.get(rules.slug, (1_000, 5_000))
+    return DifficultyRule(rules, easy, medium, POOL_NODES)
+
+
+def difficulty_of(rules: GameRules, result: SolveResult) -> str:
+    """The label of a deal the solver won: by search effort, the positions it expanded
+    before it found a winning line (its best-first search tries the likeliest lines first,
+    so a deal whose winning line is easy to see is won after few positions). ``""`` for a
+    deal it did not win."""
+    if not result.solved:
+        return ""
+    rule = difficulty_rule(rules)
+    if result.nodes <= rule.easy:
+        return Difficulty.EASY
+    if result.nodes <= rule.medium:
+        return Difficulty.MEDIUM
+    return Difficulty.HARD
+
+
+def deal_difficulty(game: str, deal: int) -> str | None:
+    """The stored difficulty of a deal proved winnable (``None``: not proved, or not yet
+    checked). For pages that show a deal's difficulty, the daily's too."""
+    label = (
+        DealVerdict.objects.filter(game=get_game(game).slug, deal=deal, verdict=Verdict.WINNABLE)
+        .values_list("difficulty", flat=True)
+        .first()
+    )
+    return label or None
+
+
+# -- dealing ------------------------------------------------------------------------------
+
+
+def is_playable(board: Board) -> bool:
+    """A legal move is left after the opening auto-play (and the deal is not won by it)."""
+    board = board.copy(stack=False)
+    board.autoplay()
+    return not board.is_won() and bool(board.raw_legal_moves())
+
+
+def random_playable_deal(rules: GameRules, options: Iterable[str] = ()) -> int:
+    """A random deal number whose position has a legal move after the opening auto-play."""
+    options = tuple(options)
+    deal = secrets.randbelow(MAX_DEAL) + 1
+    for _ in range(REDEAL_TRIES):
+        if is_playable(Board(rules, deal, options=options)):
+            return deal
+        deal = secrets.randbelow(MAX_DEAL) + 1
+    return deal  # never reached in practice: at worst about one deal in eight is dead
+
+
+@dataclass(frozen=True)
+class NewDeal:
+    """The deal New game starts, and a note when it is not what the player asked for."""
+
+    deal: int | None
+    """``None``: a random deal (``game_start`` re-deals until one has a legal move)."""
+    note: str = ""
+
+
+def pool_pick(*, game: str, player: Player, choice: str) -> NewDeal:
+    """The deal for ``choice`` (a :class:`DealChoice`): a pooled proved deal, counted as
+    dealt, preferring one of the asked difficulty, then any other; random otherwise."""
+    rules = get_game(game)
+    if choice == DealChoice.ANY:
+        return NewDeal(None)
+    difficulty = "" if choice == DealChoice.WINNABLE else choice
+    entry = _pooled(rules.slug, player, difficulty)
+    note = ""
+    if entry is None and difficulty:
+        entry = _pooled(rules.slug, player, "")
+        if entry is not None:
+            note = (
+                f"No {difficulty} {rules.name} deal was ready: this one is proved winnable, "
+                f"{entry.difficulty}."
+            )
+    if entry is None:
+        return NewDeal(
+            None,
+            f"No proved {rules.name} deal was ready yet, so this is a random deal: "
+            "it may be unwinnable.",
+        )
+    DealVerdict.objects.filter(pk=entry.pk).update(dealt=F("dealt") + 1)
+    return NewDeal(entry.deal, note)
+
+
+def _pooled(game: str, player: Player, difficulty: str) -> DealVerdict | None:
+    pool = DealVerdict.objects.filter(game=game, pooled=True, verdict=Verdict.WINNABLE)
+    if difficulty:
+        pool = pool.filter(difficulty=difficulty)
+    played = Game.objects.filter(owner=player, game=game).values("deal")
+    return pool.exclude(deal__in=played).order_by("dealt", "?").first()
+
+
+def game_new(
+    *,
+    player: Player,
+    game: str,
+    deal: int | None,
+    choice: str | None,
+    remember: bool,
+    autoplay: bool | None,
+    options: Iterable[str],
+    now: datetime,
+) -> tuple[Game, str]:
+    """Start a game for New game or a typed deal; returns it and a note for the player.
+
+    A typed ``deal`` plays as asked (its verdict is queued when unknown); otherwise
+    ``choice`` (default: the player's preference, saved when ``remember``) picks the deal.
+    """
+    from games.services import game_start
+
+    rules = get_game(game)
+    choice = choice or player.new_deals
+    with transaction.atomic():  # a refused start (a bad option) changes nothing
+        note = ""
+        if deal is None:
+            picked = pool_pick(game=rules.slug, player=player, choice=choice)
+            deal, note = picked.deal, picked.note
+        started = game_start(
+            player=player, game=rules.slug, deal=deal, autoplay=autoplay, options=options, now=now
+        )
+        if remember and choice != player.new_deals:
+            player.new_deals = choice
+            Player.objects.filter(pk=player.pk).update(new_deals=choice)
+        verdict_request(game=rules.slug, deal=started.deal, now=now)
+        if choice != DealChoice.ANY:
+            top_up_game(rules.slug, now=now)
+    return started, note
+
+
+# -- verdicts -----------------------------------------------------------------------------
+
+
+def verdict_for(game: Game) -> DealVerdict | None:
+    """The stored verdict of a game's deal, for its badge; none for a daily (proved anyway)
+    and, with an easing option, only "winnable" (an option can only add lines)."""
+    if game.daily_id is not None:
+        return None
+    row = DealVerdict.objects.filter(game=game.game, deal=game.deal).first()
+    if row is not None and game.options and row.verdict != Verdict.WINNABLE:
+        return None
+    return row
+
+
+def verdict_request(*, game: str, deal: int, now: datetime) -> DealVerdict | None:
+    """The deal's verdict row; a new one is queued for the worker (``None`` when too many
+    verdicts are already waiting)."""
+    row = DealVerdict.objects.filter(game=game, deal=deal).first()
+    if row is not None:
+        return row
+    if DealVerdict.objects.filter(verdict=Verdict.PENDING).count() >= MAX_PENDING:
+        return None
+    try:
+        with transaction.atomic():
+            row = DealVerdict.objects.create(game=game, deal=deal, requested_at=now)
+    except IntegrityError:  # another request asked first
+        return DealVerdict.objects.filter(game=game, deal=deal).first()
+    decide_deal.enqueue(game=game, deal=deal)
+    return row
+
+
+def solved_fields(rules: GameRules, result: SolveResult, now: datetime) -> dict[str, Any]:
+    """What a ``DealVerdict`` stores of a solver result."""
+    verdict = {"solved": Verdict.WINNABLE, "unsolvable": Verdict.UNWINNABLE}
+    line = [move.notation() for move in result.moves] if result.solved else []
+    return {
+        "verdict": verdict.get(result.verdict, Verdict.UNKNOWN),
+        "solution": " ".join(line),
+        "moves": len(line),
+        "nodes": result.nodes,
+        "difficulty": difficulty_of(rules, result),
+        "solved_at": now,
+    }
+
+
+def verdict_record(*, game: str, deal: int, result: SolveResult, now: datetime) -> DealVerdict:
+    """Store what a solve of ``deal`` (from its deal, no options) found, for a caller that
+    solved it anyway (the daily's preparation): its badge and ``deal_difficulty`` then read
+    it. A pooled deal stays pooled."""
+    rules = get_game(game)
+    fields = solved_fields(rules, result, now)
+    row, _ = DealVerdict.objects.update_or_create(
+        game=rules.slug, deal=deal, defaults=fields, create_defaults={**fields, "requested_at": now}
+    )
+    return row
+
+
+@task(priority=10)
+def decide_deal(game: str, deal: int) -> str:
+    """A typed deal's verdict, within ``VERDICT_NODES`` positions."""
+    rules = get_game(game)
+    row = DealVerdict.objects.filter(game=rules.slug, deal=deal).first()
+    if row is None or row.verdict != Verdict.PENDING:
+        return row.verdict if row else "gone"
+    result = solve(Board(rules, deal), seconds=SECONDS_CAP, max_nodes=VERDICT_NODES)
+    fields = solved_fields(rules, result, timezone.now())
+    DealVerdict.objects.filter(pk=row.pk, verdict=Verdict.PENDING).update(**fields)
+    return str(fields["verdict"])
+
+
+# -- pools --------------------------------------------------------------------------------
+
+
+def fresh_counts(game: str) -> dict[str, int]:
+    """Per difficulty, the pooled deals New game has not dealt yet."""
+    counts = {label: 0 for label in Difficulty.values}
+    rows = (
+        DealVerdict.objects.filter(game=game, pooled=True, dealt=0, verdict=Verdict.WINNABLE)
+        .values("difficulty")
+        .annotate(n=Count("pk"))
+    )
+    for row in rows:
+        counts[row["difficulty"]] = row["n"]
+    return counts
+
+
+def is_short(counts: dict[str, int]) -> bool:
+    return any(n < POOL_TARGET for n in counts.values())
+
+
+def pool_add(
+    *, game: str, deal: int, now: datetime, max_nodes: int = POOL_NODES
+) -> DealVerdict | None:
+    """Solve ``deal`` and pool it when it is won and playable; ``None`` otherwise."""
+    rules = get_game(game)
+    board = Board(rules, deal)
+    if not is_playable(board):
+        return None
+    result = solve(board, seconds=SECONDS_CAP, max_nodes=max_nodes)
+    if not result.solved:
+        return None
+    return _store(rules, deal, result, now)
+
+
+def _store(rules: GameRules, deal: int, result: SolveResult, now: datetime) -> DealVerdict | None:
+    fields = solved_fields(rules, result, now)
+    try:
+        with transaction.atomic():
+            row, _ = DealVerdict.objects.update_or_create(
+                game=rules.slug,
+                deal=deal,
+                defaults={**fields, "pooled": True},
+                create_defaults={**fields, "pooled": True, "requested_at": now},
+            )
+    except IntegrityError:  # a typed request for the same deal, at the same moment
+        return None
+    return row
+
+
+@task
+def fill_pool(game: str) -> dict[str, object]:
+    """One batch for a game's pool: random deals, each solved within ``POOL_NODES``
+    positions, for about ``BATCH_SECONDS``; then the next batch is queued while short."""
+    rules = get_game(game)
+    counts = fresh_counts(rules.slug)
+    stop = time.monotonic() + BATCH_SECONDS
+    tried = found = 0
+    while is_short(counts) and time.monotonic() < stop:
+        deal = secrets.randbelow(MAX_DEAL) + 1
+        tried += 1
+        board = Board(rules, deal)
+        if not is_playable(board):
+            continue
+        result = solve(board, seconds=SECONDS_CAP, max_nodes=POOL_NODES)
+        label = difficulty_of(rules, result)
+        if not label or counts[label] >= POOL_CAP:
+            continue
+        if _store(rules, deal, result, timezone.now()) is not None:
+            counts[label] += 1
+            found += 1
+    if is_short(fresh_counts(rules.slug)):
+        _enqueue_fill(rules.slug, now=timezone.now(), from_task=True)
+    return {"game": rules.slug, "tried": tried, "found": found}
+
+
+def _enqueue_fill(game: str, *, now: datetime, from_task: bool = False) -> bool:
+    """Queue a ``fill_pool`` batch unless one is waiting (or, for the schedule, running)."""
+    tasks = DBTaskResult.objects.filter(
+        task_path=fill_pool.module_path, args_kwargs__kwargs__game=game
+    )
+    if tasks.filter(status=TaskResultStatus.READY).exists():
+        return False
+    running = tasks.filter(status=TaskResultStatus.RUNNING, started_at__gte=now - STALE)
+    if not from_task and running.exists():
+        return False
+    fill_pool.enqueue(game=game)
+    return True
+
+
+def top_up_game(game: str, *, now: datetime) -> bool:
+    """Queue a batch for ``game``'s pool if it is short (no solving here)."""
+    return is_short(fresh_counts(game)) and _enqueue_fill(game, now=now)
+
+
+def top_up(now: datetime) -> None:
+    """Scheduled job: a batch for every short pool, and lost verdicts queued again."""
+    for slug in GAMES:
+        top_up_game(slug, now=now)
+    lost = DealVerdict.objects.filter(verdict=Verdict.PENDING, requested_at__lt=now - STALE)
+    for row in lost[:20]:
+        DealVerdict.objects.filter(pk=row.pk).update(requested_at=now)
+        decide_deal.enqueue(game=row.game, deal=row.deal)

@@ -1,0 +1,170 @@
+"""Solver work for players: Hint (inside the request, bounded) and Analyse (a background task).
+
+The solver costs seconds of CPU; a web worker that runs it serves nobody else meanwhile. So:
+
+- **Hint** answers are cached by position (game, options and layout): the same position
+  gives every player the same hint, computed once. A miss runs the solver for at most
+  ``HINT_SECONDS``, and only when (1) this player has no other solver job running (a
+  marker in the shared cache) and (2) one of this server's solver slots is free. The slots
+  are ``WEB_CONCURRENCY // 2`` lock files per server (``flock``), so solving never holds
+  more than half of the server's web workers, whichever processes they are, and a worker
+  that dies drops its lock with it. Otherwise the player is told at once to try again
+  (``SolverBusy``): nobody's move ever waits behind a hint.
+- **Analyse** never runs in a request: the answer for a deal and line of moves (not a game
+  version: toggling auto-play or another player reaching the same line reuses it) is an
+  ``Analysis`` row that the task ``analyse_line`` fills in; the page polls until it is done.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import os
+import tempfile
+import uuid
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+
+from django.conf import settings
+from django.core.cache import cache
+from django.tasks import task
+
+from games.models import Analysis, Game
+from games.rules import Board, solver
+from games.rules.solver import Hint
+
+HINT_SECONDS = 1.0
+"""The Hint button's solver budget: an answer within about a second."""
+HINT_CACHE_SECONDS = 7 * 24 * 3600
+UNKNOWN_HINT_CACHE_SECONDS = 3600
+"""A search that ran out of time is remembered too (asking again would only burn CPU)."""
+PLAYER_JOB_SECONDS = 30
+"""How long a player's solver marker outlives a worker killed mid-search."""
+
+ANALYSE_SECONDS = 10.0
+"""The worker's budget for one analysis (no web worker waits for it)."""
+ANALYSIS_RETRY = timedelta(minutes=5)
+"""An analysis still not done after this long (its worker died) is queued again."""
+
+
+class SolverBusy(Exception):
+    """No solver run now (HTTP 429): the message says why and ``retry_after`` when to retry."""
+
+    def __init__(self, message: str, retry_after: int = 2) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+# -- Hint ---------------------------------------------------------------------------------
+
+
+def hint_key(board: Board) -> str:
+    layout = f"{board.rules.slug}|{','.join(sorted(board.options))}|{board.layout()}"
+    return "hint:" + hashlib.sha256(layout.encode()).hexdigest()
+
+
+def position_hint(board: Board, *, player_id: uuid.UUID) -> Hint:
+    """The next move of a winning line from ``board`` (cached by position), or
+    ``SolverBusy`` when this player or this server's solver slots are busy."""
+    key = hint_key(board)
+    if (cached := cache.get(key)) is not None:
+        return cached  # type: ignore[no-any-return]
+    marker = f"solving:{player_id}"
+    if not cache.add(marker, 1, timeout=PLAYER_JOB_SECONDS):
+        raise SolverBusy("Your last hint is still being worked out: wait a moment.")
+    try:
+        with solver_slot() as got:
+            if not got:
+                raise SolverBusy(
+                    "The solver is busy with other players' hints: try again in a few seconds."
+                )
+            answer = solver.hint(board, seconds=HINT_SECONDS)
+    finally:
+        cache.delete(marker)
+    known = answer.verdict != "unknown"
+    cache.set(key, answer, timeout=HINT_CACHE_SECONDS if known else UNKNOWN_HINT_CACHE_SECONDS)
+    return answer
+
+
+def solver_slots() -> int:
+    return max(1, settings.WEB_CONCURRENCY // 2)
+
+
+def _lock_dir() -> Path:
+    default = Path(tempfile.gettempdir()) / f"castle-solver-{os.getuid()}"
+    path = Path(getattr(settings, "SOLVER_LOCK_DIR", "") or default)
+    path.mkdir(mode=0o700, exist_ok=True)
+    return path
+
+
+@contextlib.contextmanager
+def solver_slot() -> Iterator[bool]:
+    """Hold one of this server's solver slots for the block (yields ``False`` if all are
+    taken). Locks are per host and per checkout, released when the holder exits or dies."""
+    directory = _lock_dir()
+    for index in range(solver_slots()):
+        handle = open(directory / f"slot-{index}.lock", "a")  # noqa: SIM115
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.close()
+            continue
+        try:
+            yield True
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+            handle.close()
+        return
+    yield False
+
+
+# -- Analyse ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AnalysisState:
+    done: bool
+    ply: int | None
+    counted: bool
+    """Whether this request was the first for this game's line (a daily counts it a hint)."""
+
+
+def analysis_key(game: Game, line: Sequence[str]) -> str:
+    text = "\n".join([game.game, str(game.deal), ",".join(sorted(game.options)), " ".join(line)])
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def analysis_request(*, game: Game, line: Sequence[str], now: datetime) -> AnalysisState:
+    """The analysis of ``line`` from the game's deal: done, or queued (exactly once, and
+    again only if its worker died)."""
+    key = analysis_key(game, line)
+    row, created = Analysis.objects.get_or_create(key=key, defaults={"requested_at": now})
+    if not row.done:
+        stale = row.requested_at < now - ANALYSIS_RETRY
+        retry = stale and bool(
+            Analysis.objects.filter(pk=row.pk, requested_at=row.requested_at).update(
+                requested_at=now
+            )
+        )
+        if created or retry:  # the queue is a table: the task row commits with this one
+            analyse_line.enqueue(key, game.game, game.deal, sorted(game.options), list(line))
+    counted = cache.add(f"analysed:{game.pk}:{key}", 1, timeout=30 * 24 * 3600)
+    return AnalysisState(done=row.done, ply=row.ply, counted=counted)
+
+
+def analysis_state(*, game: Game, line: Sequence[str]) -> AnalysisState:
+    """The analysis of ``line`` as it stands, without queueing anything (for polling)."""
+    row = Analysis.objects.filter(key=analysis_key(game, line)).first()
+    done = row is not None and row.done
+    return AnalysisState(done=done, ply=row.ply if row else None, counted=False)
+
+
+@task
+def analyse_line(key: str, game: str, deal: int, options: list[str], line: list[str]) -> None:
+    """Find the ply whose move made ``line`` unwinnable (0: the deal itself) and store it;
+    ``None`` when the position can still be won or the search ran out of time."""
+    ply = solver.first_losing_ply(game, deal, line, seconds=ANALYSE_SECONDS, options=options)
+    Analysis.objects.filter(key=key).update(ply=ply, done=True)

@@ -1,0 +1,337 @@
+"""A quick player, in Debian's Chromium at real speed: second clicks 0, 10 and 25 ms after the
+first, double clicks on cards and on Undo, clicks while a request is in flight, each on
+localhost and with 80 ms of emulated network latency; drag and drop with a mouse and a
+finger; motion, and motion turned off; what the live region says.
+
+The page must stay on the game (never a 403 page, never a native form submission), and the
+stored moves must be exactly the moves made."""
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+import pytest
+from playwright.sync_api import Browser, Page, Route, expect
+from pytest_django.live_server_helper import LiveServer
+
+from games.models import Game
+from tests.browser.helpers import top_card
+
+pytestmark = pytest.mark.browser
+
+
+@dataclass
+class Watch:
+    """What the page did after the game was loaded."""
+
+    requests: list[str] = field(default_factory=list)
+    statuses: list[int] = field(default_factory=list)
+    navigations: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+
+@pytest.fixture
+def watch(page: Page) -> Watch:
+    seen = Watch()
+    page.on("request", lambda r: seen.requests.append(f"{r.method} {r.url.rsplit('/', 1)[-1]}"))
+    page.on("response", lambda r: seen.statuses.append(r.status))
+    page.on(
+        "framenavigated", lambda f: seen.navigations.append(f.url) if f == page.main_frame else None
+    )
+    page.on("pageerror", lambda e: seen.errors.append(str(e)))
+    page.on(
+        "console",
+        lambda m: (
+            seen.errors.append(m.text)
+            if m.type == "error" and "favicon" not in m.location.get("url", "")
+            else None
+        ),
+    )
+    return seen
+
+
+def slow_network(page: Page, latency: int) -> None:
+    """Chromium's own network emulation: every request waits ``latency`` ms each way."""
+    if latency:
+        cdp = page.context.new_cdp_session(page)
+        cdp.send("Network.enable")
+        cdp.send(
+            "Network.emulateNetworkConditions",
+            {
+                "offline": False,
+                "latency": latency,
+                "downloadThroughput": -1,
+                "uploadThroughput": -1,
+            },
+        )
+
+
+def start(page: Page, live_server: LiveServer, watch: Watch, path: str) -> str:
+    page.goto(live_server.url + path)
+    expect(page.locator("#board")).to_be_visible()
+    watch.requests.clear()
+    watch.statuses.clear()
+    watch.navigations.clear()
+    return page.url
+
+
+def centre(page: Page, pile: str) -> tuple[float, float]:
+    box = top_card(page, pile).bounding_box()
+    assert box
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def stored(game: Game) -> list[tuple[str, bool]]:
+    return list(game.moves.order_by("ply").values_list("notation", "undone"))
+
+
+def still_in_the_game(page: Page, url: str, watch: Watch) -> None:
+    assert page.url == url
+    assert watch.navigations == [], watch.navigations
+    assert 403 not in watch.statuses and 500 not in watch.statuses, watch.statuses
+    assert watch.errors == []
+
+
+@pytest.mark.parametrize("latency", [0, 80], ids=["localhost", "latency-80ms"])
+@pytest.mark.parametrize("gap", [0, 10, 25])
+def test_fast_second_clicks_and_double_clicks_act_once_each(
+    page: Page, live_server: LiveServer, watch: Watch, latency: int, gap: int
+) -> None:
+    slow_network(page, latency)
+    url = start(page, live_server, watch, "/play/beleaguered-castle/1/?autoplay=0")
+    counter = page.get_by_test_id("moves")
+
+    # Select, then the destination `gap` ms later: the selection is in the page, so it acts.
+    card, target = centre(page, "t3"), centre(page, "t6")
+    page.mouse.click(*card)
+    page.wait_for_timeout(gap)
+    page.mouse.click(*target)
+    expect(counter).to_have_text("1")
+
+    # A double click sends a card to its foundation.
+    page.mouse.dblclick(*centre(page, "t7"))
+    expect(counter).to_have_text("2")
+
+    # The destination clicked twice, `gap` ms apart: one move.
+    card, target = centre(page, "t4"), centre(page, "t3")
+    page.mouse.click(*card)
+    page.mouse.click(*target)
+    page.wait_for_timeout(gap)
+    page.mouse.click(*target)
+    expect(counter).to_have_text("3")
+
+    # A double click on Undo takes back one move: the second click lands while the first
+    # is in flight.
+    page.get_by_role("button", name="Undo").dblclick()
+    expect(counter).to_have_text("2")
+    expect(page.get_by_role("button", name="Redo")).to_be_enabled()
+
+    game = Game.objects.get()
+    assert stored(game) == [("t3-t6", False), ("t7-f3", False), ("t4-t3", True)]
+    assert game.undos == 1
+    still_in_the_game(page, url, watch)
+    assert watch.requests.count("POST moves") == 3
+    assert watch.requests.count("POST undo") == 1
+
+
+@pytest.mark.parametrize("latency", [0, 80], ids=["localhost", "latency-80ms"])
+def test_clicks_while_a_move_is_in_flight_are_ignored(
+    page: Page, live_server: LiveServer, watch: Watch, latency: int
+) -> None:
+    slow_network(page, latency)
+    url = start(page, live_server, watch, "/play/beleaguered-castle/1/?autoplay=0")
+    held: list[Route] = []
+    page.route("**/moves", lambda route: held.append(route))
+
+    page.mouse.click(*centre(page, "t3"))
+    page.mouse.click(*centre(page, "t6"))
+    page.wait_for_function("document.getElementById('board').classList.contains('busy')")
+    for pile in ("t7", "t7", "t6", "t2"):  # a double click home, another move
+        page.mouse.click(*centre(page, pile))
+    page.get_by_role("button", name="Undo").click(force=True)
+    page.get_by_role("button", name="Hint").click()
+    assert len(held) == 1
+    held[0].continue_()
+
+    expect(page.get_by_test_id("moves")).to_have_text("1")
+    expect(top_card(page, "t6")).to_have_accessible_name("Eight of clubs, top of right pile 2")
+    page.unroute("**/moves")
+    assert stored(Game.objects.get()) == [("t3-t6", False)]
+    assert watch.requests == ["POST moves"]
+    still_in_the_game(page, url, watch)
+
+
+def test_selecting_a_card_costs_no_request_and_a_move_one(
+    page: Page, live_server: LiveServer, watch: Watch
+) -> None:
+    start(page, live_server, watch, "/play/beleaguered-castle/1/?autoplay=0")
+
+    page.get_by_role("button", name="Eight of clubs, top of left pile 3").click()
+    expect(page.locator("#pile-t6")).to_have_class("pile right t n6 target")
+    expect(page.locator("#board .target")).to_have_count(1)
+    assert watch.requests == []
+
+    top_card(page, "t6").click()
+    expect(page.get_by_test_id("moves")).to_have_text("1")
+    assert watch.requests == ["POST moves"]
+    expect(page.locator("#board .target")).to_have_count(0)
+
+
+def drag(page: Page, start: tuple[float, float], end: tuple[float, float]) -> None:
+    page.mouse.move(*start)
+    page.mouse.down()
+    for step in range(1, 9):
+        page.mouse.move(
+            start[0] + (end[0] - start[0]) * step / 8, start[1] + (end[1] - start[1]) * step / 8
+        )
+    page.mouse.up()
+
+
+def test_drag_a_card_with_the_mouse(page: Page, live_server: LiveServer, watch: Watch) -> None:
+    url = start(page, live_server, watch, "/play/beleaguered-castle/1/?autoplay=0")
+
+    drag(page, centre(page, "t3"), centre(page, "t6"))
+
+    expect(page.get_by_test_id("moves")).to_have_text("1")
+    expect(top_card(page, "t6")).to_have_accessible_name("Eight of clubs, top of right pile 2")
+    expect(page.locator(".ghost")).to_have_count(0)
+    assert stored(Game.objects.get()) == [("t3-t6", False)]
+    assert watch.requests == ["POST moves"]
+    still_in_the_game(page, url, watch)
+
+
+def test_a_drop_on_an_illegal_pile_returns_the_card_and_says_why(
+    page: Page, live_server: LiveServer, watch: Watch
+) -> None:
+    start(page, live_server, watch, "/play/beleaguered-castle/1/?autoplay=0")
+
+    drag(page, centre(page, "t6"), centre(page, "t2"))
+
+    expect(page.locator("#status")).to_contain_text("A 9 can only go on a 10, not on 3D")
+    expect(page.locator(".ghost")).to_have_count(0)
+    expect(top_card(page, "t6")).to_have_accessible_name("Nine of clubs, top of right pile 2")
+    expect(page.locator("#board .lifted")).to_have_count(0)
+    expect(page.get_by_test_id("moves")).to_have_text("0")
+    assert stored(Game.objects.get()) == []
+
+
+@pytest.fixture
+def touch_page(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(has_touch=True, viewport={"width": 375, "height": 740})
+    yield context.new_page()
+    context.close()
+
+
+def test_drag_a_card_with_a_finger(touch_page: Page, live_server: LiveServer) -> None:
+    page = touch_page
+    page.goto(live_server.url + "/play/beleaguered-castle/1/?autoplay=0")
+    expect(page.locator("#board")).to_be_visible()
+    start, end = centre(page, "t3"), centre(page, "t6")
+    cdp = page.context.new_cdp_session(page)
+
+    def touch(kind: str, x: float, y: float) -> None:
+        points = [] if kind == "touchEnd" else [{"x": x, "y": y, "id": 1}]
+        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+    touch("touchStart", *start)
+    for step in range(1, 9):
+        touch(
+            "touchMove",
+            start[0] + (end[0] - start[0]) * step / 8,
+            start[1] + (end[1] - start[1]) * step / 8,
+        )
+    touch("touchEnd", *end)
+
+    expect(page.get_by_test_id("moves")).to_have_text("1")
+    assert stored(Game.objects.get()) == [("t3-t6", False)]
+
+
+GHOSTS = """() => {
+    window.ghosts = 0;
+    new MutationObserver((records) => {
+        for (const r of records) for (const n of r.addedNodes)
+            if (n.classList && n.classList.contains('ghost')) window.ghosts += 1;
+    }).observe(document.body, {childList: true});
+}"""
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_cards_glide_unless_motion_is_reduced(
+    page: Page, live_server: LiveServer, watch: Watch, motion: str
+) -> None:
+    page.emulate_media(reduced_motion=motion)  # type: ignore[arg-type]
+    start(page, live_server, watch, "/play/beleaguered-castle/1/?autoplay=0")
+    page.evaluate(GHOSTS)
+
+    page.mouse.dblclick(*centre(page, "t7"))
+    expect(page.get_by_test_id("moves")).to_have_text("1")
+    page.get_by_role("button", name="Undo").click()
+    expect(page.get_by_test_id("moves")).to_have_text("0")
+
+    flown = page.evaluate("window.ghosts")
+    assert flown == (0 if motion == "reduce" else 2)  # the move, then the undo gliding back
+    expect(page.locator(".ghost")).to_have_count(0)
+    expect(page.locator("#board .arriving")).to_have_count(0)
+
+
+def test_auto_played_cards_go_up_one_after_another(
+    page: Page, live_server: LiveServer, watch: Watch
+) -> None:
+    start(page, live_server, watch, "/play/citadel/16/?autoplay=1")
+    page.evaluate(GHOSTS)
+
+    page.mouse.click(*centre(page, "t8"))
+    page.mouse.click(*centre(page, "t4"))
+
+    expect(page.locator("#status")).to_have_text(
+        "Ten of clubs to left pile 4. Auto-play: three and four of hearts."
+    )
+    assert page.evaluate("window.ghosts") == 3
+    # The foundation's new top waits, hidden, until the last card lands on it.
+    expect(page.locator("#pile-f3 .arriving")).to_have_count(0)
+    expect(top_card(page, "f3")).to_have_accessible_name("Four of hearts, top of hearts foundation")
+
+
+def test_the_next_click_never_waits_for_an_animation(
+    page: Page, live_server: LiveServer, watch: Watch
+) -> None:
+    start(page, live_server, watch, "/play/citadel/16/?autoplay=1")
+    page.mouse.click(*centre(page, "t8"))
+    page.mouse.click(*centre(page, "t4"))
+    expect(page.get_by_test_id("moves")).to_have_text("3")
+
+    # Cards are still in flight: a click selects at once and ends them.
+    page.mouse.click(*centre(page, "t4"))
+
+    expect(page.locator("#board .picked")).to_have_count(1)
+    expect(page.locator(".ghost")).to_have_count(0)
+
+
+def test_a_hint_marks_card_and_destination_apart_from_a_selection(
+    page: Page, live_server: LiveServer, watch: Watch
+) -> None:
+    start(page, live_server, watch, "/play/beleaguered-castle/2/?autoplay=1")
+
+    page.get_by_role("button", name="Hint").click()
+
+    expect(page.locator("#status")).to_contain_text(
+        "Hint: Ten of hearts from right pile 3 to right pile 4"
+    )
+    hinted = page.locator("#board .card.hint-from")
+    expect(hinted).to_have_accessible_name("Ten of hearts, top of right pile 3, hinted card")
+    expect(page.locator("#pile-t8.hint-to")).to_be_visible()
+    expect(page.locator("#board.selecting")).to_have_count(0)
+    shadow: Callable[[str], str] = lambda sel: page.eval_on_selector(  # noqa: E731
+        sel, "el => getComputedStyle(el).boxShadow"
+    )
+    hint_look = shadow("#board .card.hint-from")
+
+    top_card(page, "t5").click()
+    assert shadow("#board .card.picked") != hint_look
+    top_card(page, "t8").click()  # an illegal move: the hint stays until a move is made
+    expect(page.locator("#status")).to_contain_text("can only go on")
+    page.keyboard.press("Escape")
+    expect(page.locator("#board .hint-from")).to_have_count(1)
+    page.locator("#board .card.hint-from").click()
+    top_card(page, "t8").click()
+    expect(page.get_by_test_id("moves")).to_have_text("1")
+    expect(page.locator("#board .hint-from, #board .hint-to")).to_have_count(0)

@@ -1,0 +1,52 @@
+"""Winnable deals from the home page, and a typed deal's verdict arriving on its own, in
+Debian's Chromium."""
+
+import pytest
+from django.utils import timezone
+from playwright.sync_api import Page, expect
+from pytest_django.live_server_helper import LiveServer
+
+from games import pools
+from games.models import DealVerdict
+
+pytestmark = pytest.mark.browser
+
+
+def new_game_button(page: Page, name: str):  # type: ignore[no-untyped-def]
+    card = page.locator("li.game-card").filter(
+        has=page.get_by_role("heading", name=name, exact=True)
+    )
+    return card.get_by_role("button", name="New game")
+
+
+def test_new_game_on_the_home_page_deals_a_proved_winnable_deal(
+    page: Page, live_server: LiveServer
+) -> None:
+    assert pools.pool_add(game="citadel", deal=2, now=timezone.now()) is not None
+    page.goto(live_server.url + "/")
+    expect(page.get_by_label("New games deal")).to_have_value("winnable")
+
+    new_game_button(page, "Citadel").click()
+
+    expect(page.locator("#board")).to_be_visible()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Citadel deal 2")
+    expect(page.locator("#verdict")).to_contain_text("Winnable · Easy")
+    assert DealVerdict.objects.get(game="citadel", deal=2).dealt == 1
+
+
+def test_any_deal_is_remembered_and_the_verdict_badge_updates_itself(
+    page: Page, live_server: LiveServer
+) -> None:
+    page.goto(live_server.url + "/")
+    page.get_by_label("New games deal").select_option("any")
+    new_game_button(page, "Fortress").click()
+    expect(page.locator("#board")).to_be_visible()
+    expect(page.locator("#verdict")).to_contain_text("Checking whether this deal can be won")
+
+    page.goto(live_server.url + "/")
+    expect(page.get_by_label("New games deal")).to_have_value("any")
+
+    page.goto(live_server.url + "/play/fortress/4/")
+    expect(page.locator("#verdict")).to_contain_text("Checking whether this deal can be won")
+    pools.decide_deal.call(game="fortress", deal=4)  # what the worker does
+    expect(page.locator("#verdict")).to_contain_text("Unwinnable")

@@ -1,0 +1,233 @@
+"""What a move answers (only what changed, in partials), what the page gives the board script,
+restart to the opening, auto-finish and compression."""
+
+import gzip
+import random
+import re
+from collections.abc import Callable
+
+import pytest
+from django.contrib.staticfiles import finders
+from django.test import Client
+from django.urls import reverse
+
+from games import services
+from games.models import Game
+from games.rules import GAMES, Board
+from games.rules.record import split_record
+from tests.browser.test_play import LINES
+
+HX = {"HX-Request": "true"}
+
+
+def move(client: Client, game: Game, notation: str, ply: int, **headers: str):
+    data = {"move": notation, "ply": str(ply)}
+    return client.post(reverse("games:move", args=[game.pk]), data, headers={**HX, **headers})
+
+
+def ids(body: str) -> list[str]:
+    return re.findall(r'<[a-z]+ id="([\w-]+)"', body)
+
+
+def test_a_pile_is_redrawn_from_the_lowest_card_the_move_changed(
+    owner_client: Client, game: Game
+) -> None:
+    body = move(owner_client, game, "t3-t6", 0).text
+
+    t3 = re.search(r'<div id="pile-t3"[^>]*>(.*?)</div>', body)
+    t6 = re.search(r'<div id="pile-t6"[^>]*>(.*?)</div>', body)
+    assert t3 and t6
+    # t3 had six cards: its new top (index 4) is redrawn, the four under it are not.
+    assert 'class="pile left t n5" data-pile="t3" data-from="4"' in t3[0]
+    assert t3[1].count("<button") == 1 and "Jack of hearts, top of left pile 3" in t3[1]
+    # t6 had six: its old top, now covered, and the eight of clubs on it.
+    assert 'data-pile="t6" data-from="5"' in t6[0]
+    assert t6[1].count("<button") == 2 and "Nine of clubs, covered" in t6[1]
+
+
+def test_the_controls_are_left_out_when_the_script_already_shows_them(
+    owner_client: Client, game: Game
+) -> None:
+    first = move(owner_client, game, "t3-t6", 0)
+    key = re.search(r'id="controls"[^>]*data-key="(\d+)"', first.text)
+    assert key, "the first move enables Undo: the controls change"
+
+    second = move(owner_client, game, "t7-f3", 1, **{"Castle-Controls": key[1]})
+
+    assert ids(second.text) == ["pile-f3", "pile-t7", "counter", "status", "play"]
+    game.refresh_from_db()
+    legal = services.game_board(game).legal_moves()[0].notation()
+    third = move(owner_client, game, legal, 2, **{"Castle-Controls": "00000"})
+    assert "controls" in ids(third.text)
+
+
+def test_the_page_gives_the_script_every_legal_move(owner_client: Client, game: Game) -> None:
+    body = owner_client.get(game.get_absolute_url()).text
+
+    moves = re.search(r'<div id="play" hidden data-ply="0" data-moves="([^"]*)"', body)
+    assert moves
+    legal = services.game_board(game).legal_moves()
+    assert sorted(moves[1].split()) == sorted(m.notation() for m in legal)
+
+
+@pytest.mark.parametrize("autoplay", [False, True])
+@pytest.mark.parametrize("slug", list(GAMES))
+def test_move_answers_stay_within_2_kb(
+    owner_client: Client, start_game: Callable[..., Game], slug: str, autoplay: bool
+) -> None:
+    rng = random.Random(slug)
+    game = start_game(slug, 11, autoplay=autoplay)
+    page = owner_client.get(game.get_absolute_url()).text
+    key = re.search(r'data-key="(\d+)"', page)
+    assert key
+    controls = key[1]
+    sizes = []
+    for _ in range(30):
+        game.refresh_from_db()
+        legal = services.game_board(game).legal_moves()
+        if not legal:
+            break
+        response = move(
+            owner_client,
+            game,
+            rng.choice(legal).notation(),
+            game.ply,
+            **{"Castle-Controls": controls},
+        )
+        assert response.status_code == 200
+        sizes.append(len(response.content))
+        if found := re.search(r'data-key="(\d+)"', response.text):
+            controls = found[1]
+    assert len(sizes) >= 3
+    assert max(sizes) <= 2048, sizes
+
+
+def test_the_live_region_says_the_move_and_its_auto_play(
+    owner_client: Client, start_game: Callable[..., Game]
+) -> None:
+    game = start_game("citadel", 16, autoplay=True)
+
+    response = move(owner_client, game, "t8-t4", 0)
+
+    status = re.search(
+        r'<div id="status" class="status" role="status"[^>]*>(.*?)</div>', response.text
+    )
+    assert status
+    assert (
+        '<p class="message">Ten of clubs to left pile 4. Auto-play: three and four of hearts.</p>'
+        in status[1]
+    )
+    assert 'data-played="t8-t4 t8-f3 t2-f3"' in response.text
+
+
+def test_undo_says_what_it_took_back(owner_client: Client, start_game, stored_moves) -> None:
+    game = start_game("citadel", 16, autoplay=True)
+    move(owner_client, game, "t8-t4", 0)
+
+    response = owner_client.post(reverse("games:undo", args=[game.pk]), {"ply": 3}, headers=HX)
+
+    assert (
+        "Taken back: Ten of clubs to right pile 4. Auto-play taken back: three and four of hearts."
+        in (response.text)
+    )
+    assert 'data-played="t8-t4 t8-f3 t2-f3" data-back' in response.text
+    assert {"pile-t2", "pile-t4", "pile-t8", "pile-f3"} <= set(ids(response.text))
+
+
+def test_restart_returns_to_the_opening_first_seen(
+    owner_client: Client, start_game: Callable[..., Game], stored_moves
+) -> None:
+    game = start_game("beleaguered-castle", 1, autoplay=True)  # opens with t7-f3
+    opening = services.game_board(game).layout()
+    move(owner_client, game, "t3-t6", 1)
+
+    response = owner_client.post(reverse("games:restart", args=[game.pk]), {"ply": 2}, headers=HX)
+
+    assert response.status_code == 200
+    game.refresh_from_db()
+    assert game.ply == 1 and game.position == opening
+    assert [(n, undone) for _, n, _, undone in stored_moves(game)] == [
+        ("t7-f3", False),
+        ("t3-t6", True),
+    ]
+    assert re.search(r'formaction="restart" disabled', response.text)
+    again = owner_client.post(reverse("games:restart", args=[game.pk]), {"ply": 1}, headers=HX)
+    assert again.status_code == 422
+    owner_client.post(reverse("games:undo", args=[game.pk]), {"ply": 1}, headers=HX)
+    game.refresh_from_db()
+    assert game.ply == 2
+
+
+def test_restart_of_a_game_opened_by_hand_goes_back_to_the_deal(
+    owner_client: Client, game: Game
+) -> None:
+    move(owner_client, game, "t7-f3", 0)  # the safe opening, played by hand
+
+    owner_client.post(reverse("games:restart", args=[game.pk]), {"ply": 1}, headers=HX)
+
+    game.refresh_from_db()
+    assert game.ply == 0
+
+
+def test_the_game_finishes_itself_once_only_foundation_moves_remain(
+    owner_client: Client, start_game: Callable[..., Game], stored_moves
+) -> None:
+    _, line = split_record((LINES / "citadel-3.txt").read_text())
+    board = Board("citadel", 3)
+    finishable = []
+    for notation in line:
+        board.play(notation)
+        finishable.append(bool(services.auto_finish(board.copy())))
+    last = finishable.index(True)  # after line[: last + 1], foundation moves alone win
+    assert last < len(line) - 3
+    game = start_game("citadel", 3)
+    for ply, notation in enumerate(line[:last]):
+        move(owner_client, game, notation, ply)
+    Game.objects.filter(pk=game.pk).update(autoplay=True)
+
+    response = move(owner_client, game, line[last], last)
+
+    game.refresh_from_db()
+    assert game.status == Game.Status.WON
+    rows = stored_moves(game)
+    assert game.ply == len(rows) > last + 3  # every card moved counts one, auto-finish too
+    finish = rows[last + 1 :]
+    assert all(auto and notation.split("-")[1].startswith("f") for _, notation, auto, _ in finish)
+    assert "You won!" in response.text and "data-won" in response.text
+
+
+def test_auto_finish_never_chooses_chessboards_base_rank() -> None:
+    board = Board("chessboard", 1)
+
+    assert services.auto_finish(board) == [] and board.ply == 0
+
+
+def test_pages_and_answers_are_compressed(owner_client: Client, game: Game) -> None:
+    page = owner_client.get(game.get_absolute_url(), headers={"Accept-Encoding": "gzip"})
+
+    assert page["Content-Encoding"] == "gzip"
+    answer = owner_client.post(
+        reverse("games:move", args=[game.pk]),
+        {"move": "t3-t6", "ply": "0"},
+        headers={**HX, "Accept-Encoding": "gzip"},
+    )
+    assert answer["Content-Encoding"] == "gzip"
+
+
+def test_a_game_page_loads_in_30_kb_compressed_with_all_its_assets(
+    owner_client: Client, start_game: Callable[..., Game]
+) -> None:
+    game = start_game("archway", 5)
+    page = owner_client.get(game.get_absolute_url(), headers={"Accept-Encoding": "gzip"})
+    html = gzip.decompress(page.content).decode()
+    assets = re.findall(r'(?:src|href)="/static/([^"]+\.(?:js|css))"', html)
+    assert {"js/board.js", "js/motion.js", "css/play.css", "css/castle.css"} <= set(assets)
+
+    total = len(page.content)
+    for asset in assets:
+        path = finders.find(asset)
+        assert path, asset
+        with open(path, "rb") as file:
+            total += len(gzip.compress(file.read(), compresslevel=9))
+
+    assert total <= 30 * 1024, f"{total} bytes"

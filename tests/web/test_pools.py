@@ -1,0 +1,461 @@
+"""Winnable deals by default: New game deals from pools of proved deals that background tasks
+fill, never solving on the request path; typed deals get a verdict; nobody is dealt a dead
+position."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+
+import pytest
+from django.core.management import call_command
+from django.test import Client
+from django.urls import reverse
+from django_tasks_db.models import DBTaskResult
+
+from games import pools, schedule
+from games.models import DealChoice, DealVerdict, Game, Player
+from games.rules import GAMES, Board, get_game
+from games.rules.solver import SolveResult
+
+pytestmark = pytest.mark.django_db
+
+WINNABLE = {
+    "beleaguered-castle": 2,
+    "citadel": 2,
+    "streets-and-alleys": 8,
+    "fortress": 3,
+    "chessboard": 2,
+    "archway": 783,
+}
+"""A deal of each game the solver wins within the pool's budget."""
+DEAD_FORTRESS = [26, 34, 46, 60]
+"""Fortress deals with no legal move once the opening auto-play is done."""
+
+
+@pytest.fixture
+def pool(now: datetime) -> Callable[..., DealVerdict]:
+    """Pool a deal as a fill task would (solving it here, in the test)."""
+
+    def add(game: str, deal: int) -> DealVerdict:
+        entry = pools.pool_add(game=game, deal=deal, now=now)
+        assert entry is not None, f"{game} {deal} should be won and playable"
+        return entry
+
+    return add
+
+
+@pytest.fixture
+def no_solver(monkeypatch: pytest.MonkeyPatch) -> Callable[[], None]:
+    """Call it, and from then on any solver call fails the test (the request path must
+    never solve)."""
+
+    def refuse(*args: object, **kwargs: object) -> SolveResult:
+        raise AssertionError("the solver ran on the request path")
+
+    def forbid() -> None:
+        monkeypatch.setattr(pools, "solve", refuse)
+        monkeypatch.setattr("games.rules.solver.solve", refuse)
+        monkeypatch.setattr("games.daily.solve", refuse)
+
+    return forbid
+
+
+def started(client: Client, url: str) -> Game:
+    response = client.get(url)
+    assert response.status_code == 302, response.content
+    return Game.objects.get(pk=response["Location"].split("/")[2])
+
+
+def replays_to_a_win(game: str, deal: int, line: list[str]) -> bool:
+    board = Board(game, deal)
+    for move in line:
+        board.play(move)
+    return board.is_won()
+
+
+def fill_tasks(game: str | None = None) -> list[DBTaskResult]:
+    tasks = DBTaskResult.objects.filter(task_path=pools.fill_pool.module_path, status="READY")
+    if game:
+        tasks = tasks.filter(args_kwargs__kwargs__game=game)
+    return list(tasks)
+
+
+# -- New game deals proved deals ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_new_game_deals_a_pooled_deal_whose_proof_replays_to_a_win(
+    game: str, pool: Callable[..., DealVerdict], owner_client: Client, no_solver: Callable[[], None]
+) -> None:
+    pool(game, WINNABLE[game])
+    no_solver()
+
+    dealt = started(owner_client, f"/play/{game}/")
+
+    assert dealt.deal == WINNABLE[game]
+    proof = DealVerdict.objects.get(game=game, deal=dealt.deal)
+    assert proof.verdict == "winnable" and proof.dealt == 1 and proof.pooled
+    assert replays_to_a_win(game, dealt.deal, proof.line)
+    assert proof.moves == len(proof.line)
+    page = owner_client.get(dealt.get_absolute_url()).text
+    assert f"deal {dealt.deal}" in page
+    assert "<b>Winnable</b>" in page and "may be unwinnable" not in page
+
+
+def test_new_game_prefers_fresh_deals_then_ones_the_player_has_not_had(
+    pool: Callable[..., DealVerdict], owner_client: Client, no_solver: Callable[[], None]
+) -> None:
+    pool("citadel", 2)
+    pool("citadel", 3)
+    no_solver()
+
+    first = started(owner_client, "/play/citadel/")
+    second = started(owner_client, "/play/citadel/")
+    third = started(owner_client, "/play/citadel/")
+
+    assert {first.deal, second.deal} == {2, 3}
+    assert third.deal not in {2, 3}  # both had: a random deal, with a note
+    assert "may be unwinnable" in owner_client.get(third.get_absolute_url()).text
+
+
+def test_an_empty_pool_falls_back_to_a_random_playable_deal_with_a_clear_note(
+    owner_client: Client, no_solver: Callable[[], None]
+) -> None:
+    no_solver()
+    game = started(owner_client, "/play/citadel/")
+
+    assert not DealVerdict.objects.filter(pooled=True).exists()
+    page = owner_client.get(game.get_absolute_url()).text
+    assert "No proved Citadel deal was ready yet" in page and "may be unwinnable" in page
+    assert "No proved" not in owner_client.get(game.get_absolute_url()).text  # said once
+
+
+def test_any_deal_gives_random_deals_and_leaves_the_pool_alone(
+    pool: Callable[..., DealVerdict], owner_client: Client, no_solver: Callable[[], None]
+) -> None:
+    entry = pool("citadel", 2)
+    no_solver()
+
+    deals = {started(owner_client, "/play/citadel/?deals=any").deal for _ in range(3)}
+
+    assert len(deals) == 3 and 2 not in deals
+    entry.refresh_from_db()
+    assert entry.dealt == 0
+
+
+def test_the_choice_is_remembered_only_when_the_home_form_says_so(
+    pool: Callable[..., DealVerdict],
+    owner_client: Client,
+    player: Player,
+    no_solver: Callable[[], None],
+) -> None:
+    pool("citadel", 2)
+    no_solver()
+    started(owner_client, "/play/citadel/?deals=any")
+    player.refresh_from_db()
+    assert player.new_deals == DealChoice.WINNABLE
+
+    started(owner_client, "/play/fortress/?deals=any&remember=1")
+    player.refresh_from_db()
+    assert player.new_deals == DealChoice.ANY
+    assert started(owner_client, "/play/citadel/").deal != 2  # the preference: any deal
+    assert 'value="any" selected' in owner_client.get("/").text
+
+
+@pytest.mark.parametrize("deals", ["easy", "medium", "hard"])
+def test_a_difficulty_asked_for_is_dealt(
+    deals: str,
+    pool: Callable[..., DealVerdict],
+    owner_client: Client,
+    no_solver: Callable[[], None],
+) -> None:
+    by_label = {pool("beleaguered-castle", deal).difficulty: deal for deal in (2, 5, 8)}
+    assert set(by_label) == {"easy", "medium", "hard"}
+    no_solver()
+
+    game = started(owner_client, f"/play/beleaguered-castle/?deals={deals}")
+
+    assert game.deal == by_label[deals]
+    assert "was ready" not in owner_client.get(game.get_absolute_url()).text
+
+
+def test_a_missing_difficulty_deals_another_proved_deal_and_says_so(
+    pool: Callable[..., DealVerdict], owner_client: Client, no_solver: Callable[[], None]
+) -> None:
+    assert pool("beleaguered-castle", 2).difficulty == "easy"
+    no_solver()
+
+    game = started(owner_client, "/play/beleaguered-castle/?deals=hard")
+
+    assert game.deal == 2
+    page = owner_client.get(game.get_absolute_url()).text
+    assert "No hard Beleaguered Castle deal was ready: this one is proved winnable, easy." in page
+
+
+@pytest.mark.parametrize("query", ["?deals=impossible", "?deals=any&remember=maybe"])
+def test_a_bad_choice_is_400_and_changes_nothing(
+    query: str, owner_client: Client, player: Player
+) -> None:
+    response = owner_client.get("/play/citadel/" + query)
+
+    assert response.status_code == 400
+    assert Game.objects.count() == 0
+    player.refresh_from_db()
+    assert player.new_deals == DealChoice.WINNABLE
+
+
+def test_home_page_offers_the_choice_on_every_new_game_button(client: Client) -> None:
+    page = client.get("/").text
+
+    assert '<select name="deals"' in page
+    for value, label in DealChoice.choices:
+        assert f'value="{value}"' in page and label in page
+    assert 'value="winnable" selected' in page
+    for slug in GAMES:
+        assert f'form="new-game" formaction="/play/{slug}/"' in page
+
+
+# -- never dead on arrival ----------------------------------------------------------------
+
+
+def test_no_dealt_game_starts_without_a_legal_move(
+    monkeypatch: pytest.MonkeyPatch, owner_client: Client, no_solver: Callable[[], None]
+) -> None:
+    deals = iter([d - 1 for d in DEAD_FORTRESS] + [2])  # randbelow(n) + 1 is the deal
+    monkeypatch.setattr(pools.secrets, "randbelow", lambda n: next(deals))
+    no_solver()
+
+    game = started(owner_client, "/play/fortress/?deals=any")
+
+    assert game.deal == 3
+    board = Board("fortress", game.deal)
+    board.autoplay()
+    assert board.legal_moves()
+
+
+def test_dead_deals_are_never_pooled(now: datetime) -> None:
+    for deal in DEAD_FORTRESS:
+        assert not pools.is_playable(Board("fortress", deal))
+        assert pools.pool_add(game="fortress", deal=deal, now=now) is None
+    assert not DealVerdict.objects.exists()
+
+
+def test_a_typed_dead_deal_plays_as_asked_and_its_stuck_panel_offers_a_winnable_deal(
+    owner_client: Client, run_tasks: Callable[[], None]
+) -> None:
+    game = started(owner_client, f"/play/fortress/{DEAD_FORTRESS[0]}/")
+    assert game.deal == DEAD_FORTRESS[0]
+
+    page = owner_client.get(game.get_absolute_url()).text
+
+    assert "No way forward" in page and "Analyse: where was it lost?" in page
+    assert 'href="/play/fortress/?deals=winnable" rel="nofollow">New winnable deal</a>' in page
+
+
+def test_new_winnable_deal_from_the_stuck_panel_deals_a_proved_deal(
+    pool: Callable[..., DealVerdict],
+    owner_client: Client,
+    player: Player,
+    no_solver: Callable[[], None],
+) -> None:
+    Player.objects.filter(pk=player.pk).update(new_deals=DealChoice.ANY)
+    pool("fortress", 3)
+    no_solver()
+
+    assert started(owner_client, "/play/fortress/?deals=winnable").deal == 3
+    player.refresh_from_db()
+    assert player.new_deals == DealChoice.ANY
+
+
+# -- typed deals get a verdict from the worker --------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "game,deal,verdict,text",
+    [
+        ("fortress", 3, "winnable", "<b>Winnable</b> · Easy"),
+        ("fortress", 4, "unwinnable", "<b>Unwinnable</b>"),
+    ],
+)
+def test_a_typed_deal_plays_as_asked_and_gets_a_verdict_badge(
+    game: str,
+    deal: int,
+    verdict: str,
+    text: str,
+    owner_client: Client,
+    monkeypatch: pytest.MonkeyPatch,
+    run_tasks: Callable[[], None],
+) -> None:
+    with monkeypatch.context() as patch:
+        patch.setattr(pools, "solve", lambda *a, **k: pytest.fail("solved in the request"))
+        played = started(owner_client, f"/play/{game}/{deal}/")
+    assert played.deal == deal
+    page = owner_client.get(played.get_absolute_url()).text
+    assert "Checking whether this deal can be won" in page
+    assert f'hx-get="/games/{played.pk}/verdict?poll=1" hx-trigger="load delay:2s"' in page
+
+    run_tasks()
+
+    row = DealVerdict.objects.get(game=game, deal=deal)
+    assert row.verdict == verdict and not row.pooled
+    badge = owner_client.get(reverse("games:verdict", args=[played.pk]) + "?poll=1")
+    assert badge.status_code == 200 and text in badge.text and "hx-get" not in badge.text
+    assert text in owner_client.get(played.get_absolute_url()).text
+
+
+def test_a_verdict_is_asked_once_per_deal(owner_client: Client, other_client: Client) -> None:
+    started(owner_client, "/play/fortress/4/")
+    started(other_client, "/play/fortress/4/")
+
+    assert DealVerdict.objects.get().verdict == "pending"
+    tasks = DBTaskResult.objects.filter(task_path=pools.decide_deal.module_path)
+    assert tasks.count() == 1
+
+
+def test_verdicts_waiting_are_bounded(
+    owner_client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(pools, "MAX_PENDING", 2)
+    for deal in (4, 5, 6):
+        started(owner_client, f"/play/fortress/{deal}/")
+
+    assert DealVerdict.objects.count() == 2
+    assert DBTaskResult.objects.filter(task_path=pools.decide_deal.module_path).count() == 2
+
+
+def test_the_badge_stops_polling_after_a_while(owner_client: Client) -> None:
+    game = started(owner_client, "/play/fortress/4/")
+    url = reverse("games:verdict", args=[game.pk])
+
+    assert "?poll=5" in owner_client.get(url + "?poll=4").text
+    assert "hx-get" not in owner_client.get(url + "?poll=99").text
+    assert "?poll=1" in owner_client.get(url + "?poll=<script>").text
+
+
+def test_the_badge_of_an_unknown_game_is_404(client: Client) -> None:
+    url = reverse("games:verdict", args=["00000000-0000-0000-0000-000000000000"])
+    assert client.get(url).status_code == 404
+
+
+# -- pools fill in the background ---------------------------------------------------------
+
+
+def test_fill_task_fills_a_short_pool_with_proved_playable_deals(
+    monkeypatch: pytest.MonkeyPatch, now: datetime, run_tasks: Callable[[], None]
+) -> None:
+    monkeypatch.setattr(pools, "POOL_TARGET", 1)
+    assert pools.top_up_game("citadel", now=now)
+    assert not pools.top_up_game("citadel", now=now)  # one batch waiting is enough
+    assert len(fill_tasks("citadel")) == 1
+    assert not DealVerdict.objects.exists()  # nothing solved before the worker runs
+
+    run_tasks()
+
+    assert all(n >= 1 for n in pools.fresh_counts("citadel").values())
+    rules = get_game("citadel")
+    for entry in DealVerdict.objects.filter(game="citadel"):
+        assert entry.pooled and entry.verdict == "winnable"
+        assert replays_to_a_win("citadel", entry.deal, entry.line)
+        assert pools.is_playable(Board(rules, entry.deal))
+        stats = pools.solve(Board(rules, entry.deal), max_nodes=pools.POOL_NODES)
+        assert entry.nodes == stats.nodes and entry.difficulty == pools.difficulty_of(rules, stats)
+    assert not fill_tasks("citadel")  # full: no next batch
+
+
+def test_dealing_from_a_short_pool_queues_a_refill_but_solves_nothing(
+    monkeypatch: pytest.MonkeyPatch, pool: Callable[..., DealVerdict], owner_client: Client
+) -> None:
+    pool("citadel", 2)
+    monkeypatch.setattr(pools, "solve", lambda *a, **k: pytest.fail("solved in the request"))
+
+    started(owner_client, "/play/citadel/")
+
+    assert len(fill_tasks("citadel")) == 1
+
+
+def test_the_schedule_tops_up_every_short_pool_once(now: datetime) -> None:
+    assert "games.pools.top_up" in schedule.JOBS
+
+    schedule.tick(now)
+    schedule.tick(now)
+
+    assert sorted(t.args_kwargs["kwargs"]["game"] for t in fill_tasks()) == sorted(GAMES)
+
+
+def test_the_schedule_asks_again_for_a_verdict_lost_with_its_worker(
+    owner_client: Client, now: datetime
+) -> None:
+    game = started(owner_client, "/play/fortress/4/")
+    DBTaskResult.objects.all().delete()  # the worker died with the task
+    DealVerdict.objects.update(requested_at=now - pools.STALE * 2)
+
+    pools.top_up(now)
+
+    assert DBTaskResult.objects.filter(task_path=pools.decide_deal.module_path).count() == 1
+    assert DealVerdict.objects.get(deal=game.deal).requested_at == now
+
+
+# -- difficulty ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_difficulty_labels_follow_the_documented_rule(game: str, client: Client) -> None:
+    rules = get_game(game)
+    rule = pools.difficulty_rule(rules)
+
+    def label(nodes: int, verdict: str = "solved") -> str:
+        return pools.difficulty_of(rules, SolveResult(verdict, nodes=nodes))  # type: ignore[arg-type]
+
+    assert label(1) == label(rule.easy) == "easy"
+    assert label(rule.easy + 1) == label(rule.medium) == "medium"
+    assert label(rule.medium + 1) == label(pools.POOL_NODES) == "hard"
+    assert label(10, "unsolvable") == label(10, "unknown") == ""
+    page = client.get(reverse("games:rules", args=[game])).text
+    assert f"<strong>easy</strong> when that takes at most {rule.easy} positions" in page
+    assert f"<strong>medium</strong> up to {rule.medium}" in page
+
+
+def test_a_deals_difficulty_is_read_from_its_stored_verdict(
+    pool: Callable[..., DealVerdict],
+) -> None:
+    assert pools.deal_difficulty("citadel", 2) is None
+    entry = pool("citadel", 2)
+    assert pools.deal_difficulty("citadel", 2) == entry.difficulty == "easy"
+
+
+def test_a_refused_start_neither_deals_from_the_pool_nor_saves_the_choice(
+    pool: Callable[..., DealVerdict], owner_client: Client, player: Player
+) -> None:
+    entry = pool("citadel", 2)
+
+    response = owner_client.get("/play/citadel/?deals=easy&remember=1&option=take-back")
+
+    assert response.status_code == 400  # Citadel has no take-back option
+    entry.refresh_from_db()
+    player.refresh_from_db()
+    assert entry.dealt == 0 and player.new_deals == DealChoice.WINNABLE
+    assert Game.objects.count() == 0
+
+
+def test_a_solve_made_elsewhere_is_recorded_with_its_difficulty(now: datetime) -> None:
+    rules = get_game("chessboard")
+    result = pools.solve(Board(rules, 2), max_nodes=pools.POOL_NODES)
+
+    row = pools.verdict_record(game="chessboard", deal=2, result=result, now=now)
+
+    assert row.verdict == "winnable" and not row.pooled
+    assert replays_to_a_win("chessboard", 2, row.line)
+    assert pools.deal_difficulty("chessboard", 2) == pools.difficulty_of(rules, result)
+
+
+def test_the_pools_command_shows_each_games_fresh_deals(
+    pool: Callable[..., DealVerdict], capsys: pytest.CaptureFixture[str]
+) -> None:
+    pool("fortress", 3)
+
+    call_command("pools")
+
+    lines = {line.split()[0]: line.split()[1:] for line in capsys.readouterr().out.splitlines()}
+    assert lines["fortress"] == ["1", "0", "0", "1"]
+    assert lines["archway"] == ["0", "0", "0", "0"]

@@ -1,0 +1,156 @@
+"""Sessions live on the server and can be ended: a copied cookie is only as good as the
+session it names."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.test import Client
+from django.urls import reverse
+
+from games.models import Game, Player
+
+PASSWORD = "correct horse battery"
+NEW_PASSWORD = "another staple battery"
+
+
+def copy_of(client: Client) -> Client:
+    """A second browser holding the same session cookie (an attacker's copy)."""
+    thief = Client()
+    thief.cookies[settings.SESSION_COOKIE_NAME] = client.cookies[settings.SESSION_COOKIE_NAME].value
+    return thief
+
+
+def signup(client: Client, username: str = "alice") -> None:
+    response = client.post(
+        reverse("games:signup"),
+        {"username": username, "password1": PASSWORD, "password2": PASSWORD},
+    )
+    assert response.status_code == 302
+
+
+def login(client: Client, username: str = "alice", password: str = PASSWORD) -> int:
+    response = client.post(reverse("games:login"), {"username": username, "password": password})
+    return response.status_code
+
+
+def powerless(thief: Client, game: Game) -> None:
+    """The copied cookie cannot list, move, rename or delete the account's games."""
+    assert str(game.pk) not in thief.get(reverse("games:my_games")).text
+    move = thief.post(reverse("games:move", args=[game.pk]), {"move": "t3-t6", "ply": 0})
+    assert move.status_code == 403
+    thief.post(reverse("games:profile"), {"display_name": "Mallory"})
+    thief.post(reverse("games:delete", args=[game.pk]))
+    game.refresh_from_db()
+    assert game.ply == 0
+    assert not Player.objects.filter(pk=game.owner_id, display_name="Mallory").exists()
+    assert Game.objects.filter(pk=game.pk).exists()
+
+
+def test_an_anonymous_cookie_copied_before_sign_up_is_powerless_afterwards(
+    client_for: Callable[..., Client], player: Player, start_game
+) -> None:
+    owner = client_for(player)
+    game = start_game()
+    thief = copy_of(owner)
+    assert str(game.pk) in thief.get(reverse("games:my_games")).text  # the same player, yet
+
+    signup(owner)
+    owner.post(reverse("games:logout"))
+    elsewhere = Client()
+    assert login(elsewhere) == 302
+    response = elsewhere.post(
+        reverse("games:password_change"),
+        {"old_password": PASSWORD, "new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD},
+    )
+    assert response.status_code == 302
+
+    powerless(thief, game)
+    assert str(game.pk) in elsewhere.get(reverse("games:my_games")).text
+
+
+def test_a_copied_cookie_of_the_anonymous_player_dies_at_sign_up(
+    client_for: Callable[..., Client], player: Player, start_game
+) -> None:
+    owner = client_for(player)
+    game = start_game()
+    thief = copy_of(owner)
+
+    signup(owner)
+
+    powerless(thief, game)
+    assert owner.post(reverse("games:move", args=[game.pk]), {"move": "t3-t6"}).status_code == 303
+
+
+def test_logging_out_ends_the_accounts_other_sessions(
+    client_for: Callable[..., Client], player: Player, start_game
+) -> None:
+    owner = client_for(player)
+    game = start_game()
+    signup(owner)
+    laptop = Client()
+    assert login(laptop) == 302
+    stolen = copy_of(laptop)
+
+    owner.post(reverse("games:logout"))
+
+    powerless(stolen, game)
+    assert str(game.pk) not in laptop.get(reverse("games:my_games")).text
+
+
+def test_a_password_change_ends_the_other_sessions_but_not_this_one(
+    client_for: Callable[..., Client], player: Player, start_game
+) -> None:
+    owner = client_for(player)
+    game = start_game()
+    signup(owner)
+    stolen = Client()
+    assert login(stolen) == 302
+
+    owner.post(
+        reverse("games:password_change"),
+        {"old_password": PASSWORD, "new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD},
+    )
+
+    powerless(stolen, game)
+    assert owner.post(reverse("games:move", args=[game.pk]), {"move": "t3-t6"}).status_code == 303
+
+
+def test_a_session_naming_an_account_player_without_its_log_in_has_no_player(
+    client_for: Callable[..., Client], player: Player, start_game
+) -> None:
+    game = start_game()
+    player.user = User.objects.create_user("bob", password=PASSWORD)
+    player.save()
+
+    forged = client_for(player)  # a server-side session naming the player, not logged in
+
+    assert str(game.pk) not in forged.get(reverse("games:my_games")).text
+    forged.post(reverse("games:profile"), {"display_name": "Mallory"})
+    player.refresh_from_db()
+    assert player.display_name == ""
+
+
+def test_logging_out_is_a_post(client: Client, db: None) -> None:
+    assert client.get(reverse("games:logout")).status_code == 405
+
+
+@pytest.mark.parametrize("who", ["account", "address"])
+def test_password_guessing_is_throttled(client: Client, db: None, who: str) -> None:
+    User.objects.create_user("carol", password=PASSWORD)
+    statuses = []
+    for attempt in range(31):
+        name = "carol" if who == "account" else f"nobody{attempt}"
+        guesser = Client(REMOTE_ADDR=f"10.0.0.{attempt}") if who == "account" else client
+        statuses.append(login(guesser, name, "wrong password"))
+
+    assert statuses[0] == 200  # the form again, with its error
+    assert 429 in statuses
+    refused = client.post(reverse("games:login"), {"username": "carol", "password": PASSWORD})
+    if who == "account":
+        assert refused.status_code == 429
+        assert int(refused["Retry-After"]) > 0
+        assert "try again" in refused.text

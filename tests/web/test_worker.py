@@ -1,0 +1,66 @@
+"""The background side: tasks queue in the database and ``manage.py worker`` runs them and
+the schedule."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+from django.core.management import call_command
+from django.tasks import task
+from django.tasks.base import TaskResultStatus
+
+from games import schedule
+
+pytestmark = pytest.mark.django_db
+
+CALLS: list[str] = []
+
+
+@task
+def remember(word: str) -> str:
+    CALLS.append(word)
+    return word.upper()
+
+
+def enqueue_remember(now: datetime) -> None:
+    remember.enqueue(word=f"scheduled {now:%Y}")
+
+
+def fail(now: datetime) -> None:
+    raise RuntimeError("a broken job")
+
+
+@pytest.fixture(autouse=True)
+def calls() -> list[str]:
+    CALLS.clear()
+    return CALLS
+
+
+def test_a_queued_task_waits_for_the_worker(run_tasks) -> None:
+    result = remember.enqueue(word="later")
+    assert CALLS == []
+    run_tasks()
+    result.refresh()
+    assert result.status == TaskResultStatus.SUCCESSFUL
+    assert result.return_value == "LATER"
+    assert CALLS == ["later"]
+
+
+def test_worker_batch_runs_the_schedule_then_the_tasks_it_queued(monkeypatch) -> None:
+    monkeypatch.setattr(schedule, "JOBS", (f"{__name__}.enqueue_remember",))
+    call_command("worker", batch=True, interval=0, verbosity=0)
+    assert len(CALLS) == 1 and CALLS[0].startswith("scheduled ")
+
+
+def test_a_failing_job_does_not_stop_the_others(monkeypatch) -> None:
+    monkeypatch.setattr(schedule, "JOBS", (f"{__name__}.fail", f"{__name__}.enqueue_remember"))
+    assert schedule.tick(datetime(2026, 11, 23)) == 1
+    call_command("worker", batch=True, no_schedule=True, interval=0, verbosity=0)
+    assert CALLS == ["scheduled 2026"]
+
+
+def test_worker_refuses_a_negative_interval() -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        call_command("worker", batch=True, interval=-1, verbosity=0)
+    assert exit_info.value.code == 2
