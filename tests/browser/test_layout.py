@@ -173,6 +173,11 @@ def test_a_message_does_not_move_the_board(tab: Page, live_server: LiveServer) -
 
     shoot(tab, "message")
     assert boxes(tab) == before
+    message = tab.locator("#status .message").bounding_box()
+    first_row = min(box[2] for box in before)
+    assert message is not None and message["y"] + message["height"] <= first_row + 1, (
+        "the message covers cards"
+    )
 
 
 def test_archway_foundations_stay_put_as_piles_shrink(tab: Page, live_server: LiveServer) -> None:
