@@ -7,7 +7,11 @@ Beleaguered Castle, Citadel and Streets and Alleys deals and prints whether the 
 (they must, wherever both decide), the time ratio, and its best-first (``a-star``) solution
 length beside ours. Deals run in parallel over the machine's cores.
 
-    python -m games.rules.bench_solver --deals 40 --seconds 10 --games citadel,fortress
+It also times Archway's exact decider over a range of deals and prints its winnable rate.
+The defaults are quick (deals 1-40 at 2 s, Archway 1-400); the issue's measurement is
+
+    python -m games.rules.bench_solver --deals 200 --seconds 10 \
+        --games beleaguered-castle,citadel,streets-and-alleys --archway-deals 1-20000
 """
 
 from __future__ import annotations
@@ -71,6 +75,43 @@ def run_ours(job: tuple[str, int, float, int | None, Techniques]) -> Outcome:
         len(result.moves),
         result.nodes,
     )
+
+
+@dataclass(frozen=True)
+class ArchwayOutcome:
+    deal: int
+    verdict: str
+    milliseconds: float
+    nodes: int
+
+
+def run_archway(job: tuple[int, int, int | None]) -> list[ArchwayOutcome]:
+    """Archway deals ``first..first + count - 1`` through ``solve`` (its exact decider)."""
+    first, count, nodes = job
+    outcomes = []
+    for deal in range(first, first + count):
+        board = Board("archway", deal)
+        started = time.perf_counter()
+        result = solve(board, seconds=600, max_nodes=nodes)
+        elapsed = 1000 * (time.perf_counter() - started)
+        outcomes.append(ArchwayOutcome(deal, result.verdict, elapsed, result.nodes))
+    return outcomes
+
+
+def report_archway(outcomes: Sequence[ArchwayOutcome]) -> None:
+    ms = [o.milliseconds for o in outcomes]
+    won = [o.deal for o in outcomes if o.verdict == SOLVED]
+    undecided = [o.deal for o in outcomes if o.verdict == UNKNOWN]
+    print(
+        f"{'Archway (decider)':20} deals {outcomes[0].deal}-{outcomes[-1].deal}: "
+        f"{len(won)} winnable ({100 * len(won) / len(outcomes):.3f}%, 1 in "
+        f"{len(outcomes) / max(1, len(won)):,.0f}), undecided {len(undecided)}; "
+        f"ms per deal median {statistics.median(ms):.2f} mean {statistics.mean(ms):.1f} "
+        f"worst {max(ms):.0f}; positions worst {max(o.nodes for o in outcomes)}"
+    )
+    print(f"{'':20} winnable: {' '.join(map(str, won)) or '-'}")
+    if undecided:
+        print(f"{'':20} undecided: {' '.join(map(str, undecided))}")
 
 
 def fc_solve_board(game: str, deal: int) -> str:
@@ -204,9 +245,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m games.rules.bench_solver", description=__doc__.split("\n")[0]
     )
-    parser.add_argument("--deals", type=int, default=200, help="deals 1..N (default 200)")
+    parser.add_argument("--deals", type=int, default=40, help="deals 1..N (default 40)")
     parser.add_argument("--first", type=int, default=1, help="first deal (default 1)")
-    parser.add_argument("--seconds", type=float, default=10.0, help="per deal (default 10)")
+    parser.add_argument("--seconds", type=float, default=2.0, help="per deal (default 2)")
     parser.add_argument(
         "--games", default=",".join(GAMES), help="comma-separated slugs (default: all six)"
     )
@@ -215,6 +256,18 @@ def build_parser() -> argparse.ArgumentParser:
         "--nodes", type=int, default=None, help="also cap positions per deal (load-independent)"
     )
     parser.add_argument("--no-fc-solve", action="store_true", help="skip fc-solve")
+    parser.add_argument(
+        "--archway-deals",
+        default="1-400",
+        help="Archway deals for the decider's timing and winnable rate, FIRST-LAST "
+        "(default 1-400; 0 skips)",
+    )
+    parser.add_argument(
+        "--archway-nodes",
+        type=int,
+        default=1_000_000,
+        help="positions per Archway deal for the decider (default 1,000,000)",
+    )
     parser.add_argument("--json", help="also write every deal's outcome to this file")
     parser.add_argument(
         "--without",
@@ -242,13 +295,26 @@ def techniques_from(args: argparse.Namespace) -> Techniques:
     return Techniques(**switches)  # type: ignore[arg-type]
 
 
+def _deal_range(text: str) -> range | None:
+    """``FIRST-LAST`` as a range of deals, ``0`` as an empty one, ``None`` if malformed."""
+    if text.strip() == "0":
+        return range(0)
+    first, _, last = text.partition("-")
+    if not (first.strip().isdigit() and last.strip().isdigit()):
+        return None
+    deals = range(int(first), int(last) + 1)
+    return deals if deals and deals.start >= 1 else None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     games = [g.strip() for g in args.games.split(",") if g.strip()]
     unknown = [g for g in games if g not in GAMES]
-    if unknown or args.deals < 1 or args.seconds <= 0:
+    archway = _deal_range(args.archway_deals)
+    if unknown or args.deals < 1 or args.seconds <= 0 or archway is None:
         print(
-            f"error: choose games among {', '.join(GAMES)}, deals >= 1, seconds > 0",
+            f"error: choose games among {', '.join(GAMES)}, deals >= 1, seconds > 0, "
+            "--archway-deals FIRST-LAST or 0",
             file=sys.stderr,
         )
         return 2
@@ -263,6 +329,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"techniques: {techniques}")
     record: dict[str, dict[str, list[object]]] = {}
     with ProcessPoolExecutor(args.jobs) as pool:
+        if archway:
+            chunk = 50
+            parts = [
+                (first, min(chunk, archway.stop - first), args.archway_nodes)
+                for first in range(archway.start, archway.stop, chunk)
+            ]
+            report_archway([o for part in pool.map(run_archway, parts) for o in part])
+            sys.stdout.flush()
         for game in games:
             jobs = [(game, deal, args.seconds, args.nodes, techniques) for deal in deals]
             ours = list(pool.map(run_ours, jobs))

@@ -13,8 +13,11 @@ from games.rules import Board, Move
 from games.rules.cli import main
 from games.rules.safety import safe_raw_moves
 from games.rules.solver import (
+    DIFFICULTY_NODES,
+    SolveStats,
     Techniques,
     _Search,
+    difficulty,
     first_losing_ply,
     hint,
     solve,
@@ -108,8 +111,8 @@ def test_solved_line_replays_to_a_win(game: str, deal: int) -> None:
 def test_shortening_cuts_a_depth_first_line_and_keeps_it_winning() -> None:
     board = Board("citadel", 1)
     scans = (("dfs", 1),)
-    long = solve(board, techniques=Techniques(scans=scans, shorten=False)).moves
-    short = solve(board, techniques=Techniques(scans=scans)).moves
+    long = solve(board, techniques=Techniques(scans=scans, shorten=False, second_look=False)).moves
+    short = solve(board, techniques=Techniques(scans=scans, second_look=False)).moves
     assert len(short) < len(long) / 2
     assert replays_to_win(board, short)
 
@@ -381,3 +384,46 @@ def test_cli_bad_arguments_exit_2(argv: list[str]) -> None:
         code = main(argv, stdout=io.StringIO())
         raise SystemExit(code)
     assert stopped.value.code == 2
+
+
+# -- the second look and difficulty --------------------------------------------------------
+
+
+def test_the_second_look_keeps_a_shorter_winning_line() -> None:
+    board = Board("beleaguered-castle", 5)
+    first = solve(board, max_nodes=100_000, techniques=Techniques(second_look=False))
+    looked = solve(board, max_nodes=100_000)
+    assert len(looked.moves) < len(first.moves)
+    assert replays_to_win(board, looked.moves)
+    assert looked.nodes == first.nodes  # the effort to the verdict, as difficulty reads it
+    assert 0 < looked.second_look <= 100_000 - looked.nodes
+
+
+def test_the_second_look_stays_within_the_node_budget() -> None:
+    board = Board("beleaguered-castle", 5)
+    first = solve(board, max_nodes=100_000, techniques=Techniques(second_look=False))
+    budget = first.nodes + 50
+    result = solve(board, max_nodes=budget)
+    assert result.solved
+    assert result.nodes + result.second_look <= budget
+
+
+def test_stats_of_a_solved_deal_and_none_otherwise() -> None:
+    result = solve(Board("citadel", 1), max_nodes=100_000)
+    assert result.stats == SolveStats("citadel", result.nodes, len(result.moves))
+    assert solve(Board("beleaguered-castle", 3)).stats is None
+
+
+@pytest.mark.parametrize("game", sorted(DIFFICULTY_NODES))
+def test_difficulty_follows_the_documented_thresholds(game: str) -> None:
+    easy, medium = DIFFICULTY_NODES[game]
+    assert 0 < easy < medium
+    label = {n: difficulty(SolveStats(game, n, 90)) for n in (0, easy, easy + 1, medium)}
+    assert label == {0: "easy", easy: "easy", easy + 1: "medium", medium: "medium"}
+    assert difficulty(SolveStats(game, medium + 1, 90)) == "hard"
+
+
+def test_archway_winnable_deals_get_a_label() -> None:
+    stats = solve(Board("archway", 783)).stats
+    assert stats is not None
+    assert difficulty(stats) in {"easy", "medium", "hard"}

@@ -1,0 +1,24 @@
+"""The solver bench: quick to run on a few deals, and it prints what the issue asks for."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.rules.bench_solver import main
+
+
+def test_bench_prints_archway_rate_and_decided_share(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["--games", "citadel", "--deals", "2", "--seconds", "1", "--jobs", "1"]
+    assert main([*argv, "--no-fc-solve", "--archway-deals", "464-466"]) == 0
+    out = capsys.readouterr().out
+    assert "deals 464-466: 1 winnable" in out
+    assert "winnable: 465" in out
+    assert "decided 100.0%" in out
+
+
+@pytest.mark.parametrize("deals", ["5", "9-3", "0-4", "a-b"])
+def test_bench_refuses_a_malformed_archway_range(
+    deals: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["--archway-deals", deals]) == 2
+    assert "--archway-deals" in capsys.readouterr().err
