@@ -4,14 +4,21 @@ engine and out of the templates; the HTML is in templates (``games/piles.html``)
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
+from typing import TYPE_CHECKING
 
-from games.rules import Board, Card, GameRules, Move, NotationError, get_game
+from games.rules import GAMES, Board, Card, GameRules, Move, NotationError, get_game
 from games.rules.cards import RANK_NAMES, RANKS, SUIT_NAMES
 from games.rules.solver import Hint
+
+if TYPE_CHECKING:
+    from datetime import datetime
+
+    from games.models import Game
 
 SUIT_SYMBOLS = "♣♦♥♠"
 SUIT_CLASSES = ("c", "d", "h", "s")
@@ -360,6 +367,67 @@ def cards_in_words(cards: list[Card]) -> str:
         said = ranks[0] if len(ranks) == 1 else f"{', '.join(ranks[:-1])} and {ranks[-1]}"
         parts.append(f"{said} of {SUIT_NAMES[suit]}")
     return ", ".join(parts)
+
+
+def card_short(card: Card) -> str:
+    """``7♠``, ``10♥``: a card as its index reads."""
+    return ("10" if card.rank == 10 else RANKS[card.rank - 1]) + SUIT_SYMBOLS[card.suit]
+
+
+_CARD_CODE = re.compile(r"(?<![A-Za-z0-9])[A2-9TJQK][CDHS](?![A-Za-z0-9])")
+
+
+def for_people(text: str) -> str:
+    """Card codes in a sentence (the engine's ``not on 3D``) as players read them: ``3♦``.
+
+    >>> for_people("A 9 can only go on a 10, not on 3D")
+    'A 9 can only go on a 10, not on 3♦'
+    """
+    return _CARD_CODE.sub(lambda code: card_short(Card.from_str(code.group())), text)
+
+
+def move_words(board: Board, move: Move) -> str:
+    """``7♠ → ♠ foundation``, ``7♠ → 8♦``, ``K♣ → empty pile 5``: a move, before it is
+    played, in the words of the cards."""
+    card = move.card or board.pile(move.source)[-1]
+    if move.target.startswith("f"):
+        return f"{card_short(card)} → {SUIT_SYMBOLS[card.suit]} foundation"
+    below = board.pile(move.target)
+    if below:
+        return f"{card_short(card)} → {card_short(below[-1])}"
+    return f"{card_short(card)} → empty pile {move.target[1:]}"
+
+
+def move_list(board: Board, line: list[str], *, first: int = 1) -> list[tuple[int, str, str]]:
+    """The replay's move list: number, notation and words of each move of ``line``, played
+    from ``board`` (which it changes); the first is numbered ``first``."""
+    moves = []
+    for number, notation in enumerate(line, first):
+        move = board.parse_move(notation)
+        moves.append((number, notation, move_words(board, move)))
+        board.push(move)
+    return moves
+
+
+def daily_ending(game: Game, *, now: datetime) -> dict[str, object]:
+    """What a daily win shows: moves against par, the player's place among the day's ranked
+    winners (or where an unranked win would place) and the next game's daily of that day."""
+    from games.daily import own_row, winners_by_daily  # the daily module reads the database
+
+    daily = game.daily
+    assert daily is not None
+    row = own_row(daily, game.owner, now=now)
+    slugs = list(GAMES)
+    following = GAMES[slugs[(slugs.index(game.game) + 1) % len(slugs)]]
+    over = game.ply - daily.par
+    return {
+        "over_par": over,
+        "under_par": -over,
+        "rank": row.rank if row else None,
+        "ranked": bool(row and row.ranked),
+        "players": winners_by_daily([daily]).get(daily.pk, 0),
+        "next": {"slug": following.slug, "name": following.name},
+    }
 
 
 def hint_message(board: Board, hint: Hint) -> tuple[str, bool]:

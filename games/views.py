@@ -26,9 +26,11 @@ from games.players import current_player, known_player, session_player_id
 from games.presentation import (
     analysis_message,
     board_view,
+    daily_ending,
     describe_outcome,
     hint_message,
     layout_preview,
+    move_list,
     parse_selection,
     touched_piles,
 )
@@ -188,11 +190,12 @@ def replay(request: HttpRequest, game_id: str) -> HttpResponse:
         "game": game,
         "rules": game.rules,
         "view": board_view(board, interactive=False),
+        "moved": Move.from_notation(line[ply - 1]).target if ply else "",
         "ply": ply,
         "previous": max(ply - 1, 0),
         "next": min(ply + 1, len(line)),
         "total": len(line),
-        "line": _window(line, ply),
+        "line": _window(game, line, ply),
         "owner": _owns(request, game),
     }
     return render(request, "games/replay.html" + ("#replay" if request.htmx else ""), context)
@@ -202,12 +205,11 @@ REPLAY_WINDOW = 60
 """Moves the replay lists around the position shown (a long game's list stays small)."""
 
 
-def _window(line: list[str], ply: int) -> list[tuple[int, str]]:
+def _window(game: Game, line: list[str], ply: int) -> list[tuple[int, str, str]]:
+    """The listed moves around ``ply``: number, notation and words (``7♠ → ♠ foundation``)."""
     start = max(0, min(ply - REPLAY_WINDOW // 2, len(line) - REPLAY_WINDOW))
-    return [
-        (number, line[number - 1])
-        for number in range(start + 1, min(start + REPLAY_WINDOW, len(line)) + 1)
-    ]
+    end = min(start + REPLAY_WINDOW, len(line))
+    return move_list(services.line_board(game, line[:start]), line[start:end], first=start + 1)
 
 
 @limits.rate_limited("import", *limits.IMPORT)
@@ -469,6 +471,7 @@ def _context(
     error: bool | None = None,
 ) -> dict[str, Any]:
     owner = _owns(request, game)
+    won = board.is_won()
     view = board_view(board, selected if owner else None, hint=hint)
     context = {
         "game": game,
@@ -479,12 +482,14 @@ def _context(
         "four_colour": request.session.get("four_colour", False),
         "message": message,
         "error": bool(message) if error is None else error,
-        "won": board.is_won(),
+        "won": won,
+        "ending": daily_ending(game, now=timezone.now()) if won and game.daily_id else None,
         "late": game.daily is not None and is_late(game.daily, game.finished_at or timezone.now()),
-        "stuck": owner and not board.is_won() and board.is_cycle_stuck(),
-        "can_undo": owner and (game.ply > 0 or bool(game.restart_ply)),
-        "can_redo": owner and game.redo > 0,
-        "can_restart": owner and game.ply > services.opening_ply(game, board),
+        "stuck": owner and not won and board.is_cycle_stuck(),
+        # A won game is over: nothing to undo, redo or restart.
+        "can_undo": owner and not won and (game.ply > 0 or bool(game.restart_ply)),
+        "can_redo": owner and not won and game.redo > 0,
+        "can_restart": owner and not won and game.ply > services.opening_ply(game, board),
         "clock": _clock(game) if owner and not game.is_finished else None,
     }
     # What the controls show, as the board script's Castle-Controls header says it back.

@@ -3,6 +3,8 @@ from datetime import timedelta
 from django import template
 from django.utils.safestring import SafeString, mark_safe
 
+from games.presentation import for_people
+
 register = template.Library()
 
 
@@ -19,6 +21,12 @@ def clock(value: timedelta) -> str:
 def duration_iso(value: timedelta) -> str:
     """``PT187S``: the machine-readable form for ``<time datetime>``."""
     return f"PT{int(value.total_seconds())}S"
+
+
+@register.filter(name="for_people")
+def for_people_filter(text: str) -> str:
+    """``{{ message|for_people }}``: card codes written as cards (``3D`` reads ``3♦``)."""
+    return for_people(str(text))
 
 
 @register.simple_tag

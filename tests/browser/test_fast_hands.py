@@ -206,7 +206,7 @@ def test_a_drop_on_an_illegal_pile_returns_the_card_and_says_why(
 
     drag(page, centre(page, "t6"), centre(page, "t2"))
 
-    expect(page.locator("#status")).to_contain_text("A 9 can only go on a 10, not on 3D")
+    expect(page.locator("#status")).to_contain_text("A 9 can only go on a 10, not on 3♦")
     expect(page.locator(".ghost")).to_have_count(0)
     expect(top_card(page, "t6")).to_have_accessible_name("Nine of clubs, top of right pile 2")
     expect(page.locator("#board .lifted")).to_have_count(0)

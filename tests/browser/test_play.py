@@ -47,7 +47,7 @@ def test_an_illegal_click_is_explained_and_changes_nothing(
 
     click_move(page, "t6-t2")
 
-    expect(page.locator("#status")).to_contain_text("A 9 can only go on a 10, not on 3D")
+    expect(page.locator("#status")).to_contain_text("A 9 can only go on a 10, not on 3♦")
     expect(moves_counter(page)).to_have_text("0")
     expect(top_card(page, "t6")).to_have_accessible_name("Nine of clubs, top of right pile 2")
 

@@ -46,7 +46,7 @@ def test_illegal_move_is_explained_with_422_and_changes_nothing(
     )
 
     assert response.status_code == 422
-    assert "A 9 can only go on a 10, not on 3D" in response.content.decode()
+    assert "A 9 can only go on a 10, not on 3♦" in response.content.decode()
     assert stored_moves(game) == []
     game.refresh_from_db()
     assert game.ply == 0

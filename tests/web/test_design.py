@@ -1,0 +1,167 @@
+"""What players read: card names in sentences, endings, the replay's move list, the
+leaderboard's par column, the favicon."""
+
+import re
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import pytest
+from django.contrib.auth.models import User
+from django.contrib.staticfiles import finders
+from django.test import Client
+from django.urls import reverse
+
+from games import services
+from games.models import Daily, Entry, Game, Player
+from games.presentation import for_people, move_words
+from games.rules import Board, Move, get_game
+from games.rules.record import split_record
+
+CITADEL_3 = split_record((Path(__file__).parents[1] / "browser/lines/citadel-3.txt").read_text())[1]
+
+
+@pytest.mark.parametrize(
+    ("engine", "player"),
+    [
+        ("A 9 can only go on a 10, not on 3D", "A 9 can only go on a 10, not on 3♦"),
+        ("TH cannot go on JS", "10♥ cannot go on J♠"),
+        ("move 4 (r:7H-f3)", "move 4 (r:7♥-f3)"),
+        ("AS, KC and QD.", "A♠, K♣ and Q♦."),
+        ("A CASTLE is TOAST; t3-t4 is a move", "A CASTLE is TOAST; t3-t4 is a move"),
+    ],
+)
+def test_card_codes_read_as_cards(engine: str, player: str) -> None:
+    assert for_people(engine) == player
+
+
+def test_moves_in_words_name_the_card_and_where_it_lands() -> None:
+    board = Board(get_game("citadel"), 3)
+
+    assert move_words(board, Move.from_notation("t1-t4")) == "4♣ → 5♥"
+    board.play("t1-t4")
+    assert move_words(board, Move.from_notation("t1-f1")) == "3♣ → ♣ foundation"
+
+
+@pytest.mark.parametrize("method", ["get", "head"])
+def test_favicon_ico_leads_to_the_svg_icon(client: Client, method: str) -> None:
+    response = getattr(client, method)("/favicon.ico")
+
+    assert response.status_code == 301
+    assert response["Location"].endswith("/favicon.svg")
+    assert finders.find("favicon.svg")
+
+
+def test_every_page_links_the_icon(client: Client, db: None) -> None:
+    assert b'<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">' in (
+        client.get("/").content
+    )
+
+
+def play_line(game: Game, player: Player, line: list[str], now: datetime) -> None:
+    for ply, notation in enumerate(line):
+        services.game_play_move(
+            game_id=game.pk, player_id=player.pk, notation=notation, expected_ply=ply, now=now
+        )
+
+
+@pytest.fixture
+def won_daily(player: Player, now: datetime) -> Game:
+    """The player's on-time win of Citadel's daily (par 60), after another player's 58; both
+    have accounts, so both rank."""
+    daily = Daily.objects.create(game="citadel", date=now.date(), deal=3, par=60, solution="")
+    player.user = User.objects.create_user("ada")
+    player.save()
+    rival = Player.objects.create(display_name="Rival", user=User.objects.create_user("bob"))
+    rival_game = Game.objects.create(
+        game="citadel", deal=3, owner=rival, status=Game.Status.WON, ply=58, daily=daily
+    )
+    Entry.objects.create(
+        daily=daily, player=rival, game=rival_game, moves=58, elapsed=timedelta(1), finished_at=now
+    )
+    game = services.game_start(
+        player=player, game="citadel", deal=3, autoplay=False, daily=daily, now=now
+    )
+    play_line(game, player, CITADEL_3, now)
+    game.refresh_from_db()
+    assert game.status == Game.Status.WON
+    Entry.objects.filter(game=game).update(flagged=False)  # played in no time: cleared
+    return game
+
+
+def status_of(page: str) -> str:
+    return page[page.index('id="status"') : page.index('id="board"')]
+
+
+def test_a_daily_win_shows_par_rank_leaderboard_and_the_next_daily(
+    owner_client: Client, won_daily: Game
+) -> None:
+    status = status_of(owner_client.get(won_daily.get_absolute_url()).content.decode())
+
+    assert f"<dd>{len(CITADEL_3)}</dd>" in status
+    assert f"<dd>60 (+{len(CITADEL_3) - 60})</dd>" in status
+    assert '<dd data-testid="daily-rank">2 of 2</dd>' in status
+    date = won_daily.daily.date  # type: ignore[union-attr]
+    assert f'href="{reverse("games:daily_board", args=[date, "citadel"])}"' in status
+    assert f'href="{reverse("games:daily_play", args=[date, "streets-and-alleys"])}"' in status
+    assert "Next: Streets and Alleys daily" in status
+    assert reverse("games:play", args=["citadel"]) not in status
+
+
+def test_an_unranked_daily_win_says_where_it_would_place(
+    owner_client: Client, won_daily: Game, player: Player
+) -> None:
+    Entry.objects.filter(game=won_daily).update(flagged=True)
+
+    status = status_of(owner_client.get(won_daily.get_absolute_url()).content.decode())
+
+    assert "<dt>Would place</dt>" in status
+    assert '<dd data-testid="daily-rank">2</dd>' in status
+
+
+def test_after_a_win_undo_restart_and_hint_are_off(owner_client: Client, won_daily: Game) -> None:
+    page = owner_client.get(won_daily.get_absolute_url()).content.decode()
+
+    assert re.search(r'formaction="undo" disabled', page)
+    assert re.search(r'formaction="restart" disabled', page)
+    assert re.search(r'formaction="hint" disabled', page)
+
+
+def test_an_ordinary_win_offers_the_same_game_again(
+    owner_client: Client, start_game: Callable[..., Game], player: Player, now: datetime
+) -> None:
+    game = start_game("citadel", 3)
+    play_line(game, player, CITADEL_3, now)
+
+    status = status_of(owner_client.get(game.get_absolute_url()).content.decode())
+
+    assert "You won!" in status
+    assert f'href="{reverse("games:play", args=["citadel"])}"' in status
+    assert "Play Citadel again" in status
+    assert "Your rank" not in status
+
+
+def test_the_replay_lists_moves_in_words_and_marks_the_moved_card(
+    client: Client, start_game: Callable[..., Game], player: Player, now: datetime
+) -> None:
+    game = start_game("citadel", 3)
+    play_line(game, player, CITADEL_3[:3], now)
+
+    page = client.get(reverse("games:replay", args=[game.pk]) + "?ply=2").content.decode()
+
+    assert '<span class="words">4♣ → 5♥</span> <code>t1-t4</code>' in page
+    assert '<span class="words">3♣ → ♣ foundation</span> <code>t1-f1</code>' in page
+    assert 'data-moved="f1"' in page
+
+
+def test_the_leaderboard_par_column_reads_plus_minus(
+    client: Client, won_daily: Game, player: Player
+) -> None:
+    date = won_daily.daily.date  # type: ignore[union-attr]
+    page = client.get(reverse("games:daily_board", args=[date, "citadel"])).content.decode()
+
+    assert '<td class="num">\N{MINUS SIGN}2</td>' in page
+    assert f'<td class="num">+{len(CITADEL_3) - 60}</td>' in page
+    Entry.objects.filter(player__display_name="Rival").update(moves=60)
+    page = client.get(reverse("games:daily_board", args=[date, "citadel"])).content.decode()
+    assert '<td class="num">±0</td>' in page
