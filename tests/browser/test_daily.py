@@ -12,6 +12,7 @@ from games.daily import daily_start
 from games.models import Daily, Player
 from games.rules import GAMES
 from games.rules.record import split_record
+from tests.browser.helpers import click_move
 
 pytestmark = pytest.mark.browser
 
