@@ -36,7 +36,7 @@ fmt: $(VENV)/.stamp-test
 	$(VENV)/bin/ruff check --fix .
 	$(VENV)/bin/ruff format .
 
-bench: setup
+bench: $(VENV)/.stamp-test $(CHROMIUM)
 	$(PY) -m games.bench
 
 bench-solver: setup

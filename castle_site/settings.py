@@ -53,7 +53,9 @@ if not SECRET_KEY:
     if not LOCAL:
         raise ImproperlyConfigured("Set SECRET_KEY (or DEBUG=1 for local development).")
     SECRET_KEY = "django-insecure-castle-local-development-key-not-for-production"
-# Signs cookies (CSRF, messages) and password reset tokens; sessions live on the server.
+# Signs the stored session data, log-in hashes and password reset tokens: a new key without
+# the old one among the fallbacks signs everybody out and cuts anonymous players off their
+# games.
 SECRET_KEY_FALLBACKS = env_list("SECRET_KEY_FALLBACKS", default=[])
 
 # Mixed into every daily's candidate deals (HMAC): without it, anyone with the public code
@@ -163,7 +165,7 @@ def cache_from_url(url: str) -> dict[str, object]:
         return {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": url,
-            "KEY_PREFIX": "castle",
+            "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "castle"),
         }
     raise ImproperlyConfigured(
         f"CACHE_URL {url!r}: use redis://, rediss://, unix://, locmem:// or dummy://"
@@ -201,6 +203,8 @@ RATELIMIT_ENABLE = env_bool("RATELIMIT_ENABLE", default=True)
 # Web workers per app server (gunicorn's own variable): the solver may hold at most half of
 # them at once (games.solver_jobs), so moves never queue behind hints.
 WEB_CONCURRENCY = int(os.environ.get("WEB_CONCURRENCY", "2"))
+# Where the solver's slot locks live (one directory per host; default: the temp directory).
+SOLVER_LOCK_DIR = os.environ.get("SOLVER_LOCK_DIR", "")
 
 LOGIN_URL = "games:login"
 LOGIN_REDIRECT_URL = "games:my_games"

@@ -14,6 +14,7 @@ import logging
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 from django.tasks import task
 from django_tasks_db.models import DBTaskResult
 
@@ -26,22 +27,25 @@ logger = logging.getLogger(__name__)
 RETRY_AFTER = dt.timedelta(minutes=10)
 """A date whose task finished with games still missing (no deal within the budget, a crash)
 is queued again only after this long: a request never restarts a failing search in a loop."""
-PENDING = ("READY", "RUNNING")
+STUCK_AFTER = dt.timedelta(hours=1)
+"""A task still RUNNING after this long belongs to a worker that died mid-search (a day's
+preparation takes minutes at most): the date may be queued again."""
 
 
 @task
 def prepare_day(date: str) -> dict[str, int | None]:
-    """Prepare every missing daily of ``date`` (ISO): ``{game: deal}``, ``None`` when no
-    candidate was proved winnable within the game's budget."""
+    """Prepare every missing daily of ``date`` (ISO): ``{game: par}``, ``None`` when no
+    candidate was proved winnable within the game's budget. (Not the deals: task results
+    are kept in a table, and days ahead are secret.)"""
     day = dt.date.fromisoformat(date)
-    deals: dict[str, int | None] = {}
+    pars: dict[str, int | None] = {}
     for slug in GAMES:
         try:
-            deals[slug] = daily_prepare(game=slug, date=day).deal
+            pars[slug] = daily_prepare(game=slug, date=day).par
         except DailyUnavailable as error:
             logger.warning("%s", error)
-            deals[slug] = None
-    return deals
+            pars[slug] = None
+    return pars
 
 
 def missing_games(date: dt.date) -> list[str]:
@@ -62,9 +66,11 @@ def daily_request(*, date: dt.date, now: dt.datetime) -> bool:
             date=date, defaults={"queued_at": now}
         )
         if not created:
-            pending = DBTaskResult.objects.filter(
-                id=preparation.task_id or None, status__in=PENDING
-            ).exists()
+            pending = (
+                DBTaskResult.objects.filter(id=preparation.task_id or None)
+                .filter(Q(status="READY") | Q(status="RUNNING", started_at__gt=now - STUCK_AFTER))
+                .exists()
+            )
             if pending or now - preparation.queued_at < RETRY_AFTER or not missing_games(date):
                 return True
         result = prepare_day.enqueue(date.isoformat())

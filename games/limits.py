@@ -69,8 +69,11 @@ class Limit:
     methods: tuple[str, ...] = ("GET", "HEAD", "POST")
 
 
-def over_limit(request: HttpRequest, group: str, limits: tuple[Limit, ...]) -> int | None:
-    """Count this request against every limit; the seconds to wait if one is exceeded."""
+def over_limit(
+    request: HttpRequest, group: str, limits: tuple[Limit, ...], *, count: bool = True
+) -> int | None:
+    """Count this request against every limit (unless ``count`` is false: only look); the
+    seconds to wait if one is exceeded (reached, when only looking)."""
     wait: int | None = None
     for limit in limits:
         if request.method not in limit.methods:
@@ -79,9 +82,11 @@ def over_limit(request: HttpRequest, group: str, limits: tuple[Limit, ...]) -> i
         if not key(group, request):
             continue  # no player (or account) yet: the IP limit still counts
         usage = get_usage(
-            request, group=f"{group}:{limit.key}", key=key, rate=limit.rate, increment=True
+            request, group=f"{group}:{limit.key}", key=key, rate=limit.rate, increment=count
         )
-        if usage is not None and usage["should_limit"]:
+        if usage is not None and (
+            usage["should_limit"] or (not count and usage["count"] >= usage["limit"])
+        ):
             wait = max(wait or 1, int(usage["time_left"]), 1)
     return wait
 
@@ -127,6 +132,8 @@ PLAY = (Limit("ip", "120/m"), Limit("player", "30/m"))
 """Starting games (``/play/...``, the daily's play link): a new deal every 2 s per player."""
 IMPORT = (Limit("ip", "30/m", ("POST",)), Limit("player", "10/m", ("POST",)))
 HINT = (Limit("ip", "120/m"), Limit("player", "30/m"))
+SOLVE = (Limit("ip", "20/m"), Limit("player", "10/m"))
+"""Hints on positions nobody had asked about (the solver runs, up to a second each)."""
 ANALYSE = (Limit("ip", "60/m"), Limit("player", "12/m"))
 SIGNUP = (Limit("ip", "10/h", ("POST",)),)
 LOGIN = (Limit("ip", "30/15m", ("POST",)), Limit("account", "10/15m", ("POST",)))

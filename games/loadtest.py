@@ -2,14 +2,23 @@
 
 Creates a fresh database, starts servers A and B (2 workers each) on 127.0.0.1 and runs
 ``--players`` threads for ``--seconds``. Each simulated player plays real games through the
-site, alternating its requests between A and B (sessions are signed cookies, so either
-server knows it): new game (``GET /play/...``), select a card (``GET ?select=``), move
-(``POST moves`` with the ply it saw), now and then an undo, and now and then a double click
-(the same move POST again, which must be refused with 409). It keeps the game on its own
-engine board and checks the ply of every answer against it.
+site, alternating its requests between A and B (sessions live in the shared database and
+cache, so either server knows it): new game (``GET /play/...``), select a card (``GET
+?select=``), move (``POST moves`` with the ply it saw), now and then an undo, and now and then
+a double click (the same move POST again, which must be refused with 409). It keeps the game
+on its own engine board and checks the ply of every answer against it.
 
 Mid-load it SIGKILLs one worker of server A; the master boots a new one. Requests lost with
 the worker are settled by reading the game back: a move is either fully stored or absent.
+
+Then an abuse phase (``--abuse-seconds``, 0 to skip): ``--abuse-players`` honest players
+play one action every 0.2 s, first alone (the baseline), then while 4 attacker threads
+hammer Hint and Analyse on fresh deals, old daily dates, 2,000-move imports and game
+creation. Honest moves' p99 under attack must stay within 3x the baseline's p99, with no
+5xx anywhere (attackers are expected to get 429s). Every simulated client sends its own
+address in ``X-Real-IP`` (the servers trust it, as behind a proxy), so per-address limits
+apply to each; the servers share a Redis cache (``--cache-url``) as in production, and a
+task worker (``manage.py worker``, at lower CPU priority) runs the analyses.
 
 It prints throughput, latency, errors, the kill window's figures, and the replay check over
 every game in the database (stored position = checked replay of its moves, plies
@@ -24,6 +33,7 @@ import os
 import random
 import re
 import signal
+import subprocess
 import sys
 import tempfile
 import threading
@@ -126,9 +136,16 @@ class SimulatedPlayer:
     ports: list[int]
     deadline: float
     budget: int
+    pause: float = 0.0
+    """Seconds between actions (0: as fast as the servers answer)."""
     samples: list[Sample] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     settled: Counter[str] = field(default_factory=Counter)
+
+    @property
+    def address(self) -> str:
+        """This player's own client address (``X-Real-IP``)."""
+        return f"10.{self.number // 65536 % 256}.{self.number // 256 % 256}.{self.number % 256}"
 
     def __post_init__(self) -> None:
         self.rng = random.Random(self.number)
@@ -147,6 +164,8 @@ class SimulatedPlayer:
             while time.perf_counter() < self.deadline and len(self.samples) < self.budget:
                 try:
                     self.step()
+                    if self.pause:
+                        time.sleep(self.pause)
                 except Lost:
                     pass  # a lost GET changes nothing; lost POSTs are settled where sent
                 except OutOfStep as error:
@@ -263,6 +282,7 @@ class SimulatedPlayer:
         self.turn += 1
         browser = self.browsers[server]
         headers = {"HX-Request": "true"} if htmx else {}
+        headers["X-Real-IP"] = self.address
         if method == "POST":
             headers["X-CSRFToken"] = browser.cookies.get("csrftoken", "")
         start = time.perf_counter()
@@ -292,6 +312,170 @@ class SimulatedPlayer:
             raise OutOfStep(
                 f"after {action} the server says ply {ply}, the player {self.board.ply}"
             )
+
+
+# -- the attack -----------------------------------------------------------------------------
+
+ATTACKERS = 4
+ABUSE_PAUSE = 0.2
+"""Honest players act every 0.2 s during the abuse phase (a fast human)."""
+ABUSE_P99_FACTOR = 3.0
+IMPORT_MOVES = 2000
+CSRF = re.compile(rb'name="csrfmiddlewaretoken" value="([^"]+)"')
+
+
+def long_record(moves: int) -> str:
+    """Beleaguered Castle deal 13: one card sent back and forth, ``moves`` plies long."""
+    line = ["t5-t4" if index % 2 == 0 else "t4-t5" for index in range(moves)]
+    rows = [" ".join(line[i : i + 10]) for i in range(0, len(line), 10)]
+    return "game: beleaguered-castle\ndeal: 13\n" + "\n".join(rows) + "\n"
+
+
+@dataclass
+class Attacker:
+    """Hammers the costly endpoints from one address, dropping its cookie whenever that
+    dodges a per-player limit. Every answer is tallied by kind and status."""
+
+    number: int
+    ports: list[int]
+    deadline: float
+    statuses: Counter[tuple[str, int]] = field(default_factory=Counter)
+    lost: int = 0
+
+    def run(self) -> None:
+        rng = random.Random(10_000 + self.number)
+        attacks = [self.hint, self.analyse, self.old_daily, self.flood_import, self.create]
+        while time.perf_counter() < self.deadline:
+            browser = Browser(self.ports[rng.randrange(len(self.ports))], timeout=30)
+            try:
+                rng.choice(attacks)(browser, rng)
+            except (OSError, http.client.HTTPException):
+                self.lost += 1
+
+    def send(
+        self, kind: str, browser: Browser, method: str, path: str, body: str = ""
+    ) -> tuple[int, dict[str, str], bytes]:
+        headers = {"X-Real-IP": f"192.0.2.{self.number + 1}"}
+        if kind != "page":  # the whole page: it sets the CSRF cookie
+            headers["HX-Request"] = "true"
+        if method == "POST":
+            headers["X-CSRFToken"] = browser.cookies.get("csrftoken", "")
+        status, response_headers, data = browser.request(method, path, body, headers)
+        self.statuses[(kind, status)] += 1
+        return status, response_headers, data
+
+    def fresh_game(self, browser: Browser, rng: random.Random) -> str | None:
+        """A new game of a random deal (a position no cache has seen), or None if refused."""
+        slug = rng.choice(["beleaguered-castle", "citadel", "streets-and-alleys"])
+        status, headers, _ = self.send(
+            "create", browser, "GET", f"/play/{slug}/{rng.randrange(1, MAX_DEAL)}/"
+        )
+        if status != 302:
+            return None
+        self.send("page", browser, "GET", headers["Location"])  # the CSRF cookie
+        return headers["Location"]
+
+    def hint(self, browser: Browser, rng: random.Random) -> None:
+        if url := self.fresh_game(browser, rng):
+            for _ in range(3):
+                self.send("hint", browser, "POST", f"{url}hint", "x=1")
+
+    def analyse(self, browser: Browser, rng: random.Random) -> None:
+        if url := self.fresh_game(browser, rng):
+            for _ in range(3):
+                self.send("analyse", browser, "GET", f"{url}analyse")
+
+    def old_daily(self, browser: Browser, rng: random.Random) -> None:
+        year, day = rng.randrange(1, 2020), rng.randrange(1, 29)
+        self.send(
+            "old daily", browser, "GET", f"/daily/{year:04d}-{rng.randrange(1, 13):02d}-{day:02d}/"
+        )
+
+    def flood_import(self, browser: Browser, rng: random.Random) -> None:
+        self.send("import page", browser, "GET", "/import/")
+        body = urlencode({"record": long_record(IMPORT_MOVES), "then": "replay"})
+        self.send("import", browser, "POST", "/import/", body)
+
+    def create(self, browser: Browser, rng: random.Random) -> None:
+        for _ in range(5):
+            self.send("create", browser, "GET", f"/play/citadel/{rng.randrange(1, MAX_DEAL)}/")
+
+
+@dataclass
+class Abuse:
+    baseline: list[Sample]
+    attacked: list[Sample]
+    attackers: list[Attacker]
+    honest_errors: list[str]
+
+    def show(self, seconds: float) -> int:
+        """Print the phase's figures; return how many failures they hold."""
+        base = [s.seconds for s in self.baseline if s.kind == "move" and s.outcome == OK]
+        hit = [s.seconds for s in self.attacked if s.kind == "move" and s.outcome == OK]
+        honest_5xx = sum(
+            1 for s in self.baseline + self.attacked if s.status is not None and s.status >= 500
+        )
+        statuses = sum((a.statuses for a in self.attackers), Counter())
+        attack_5xx = sum(count for (_, status), count in statuses.items() if status >= 500)
+        print(
+            f"\nabuse: {len(self.attackers)} attacker"
+            f" threads for {seconds:g} s after a {seconds:g} s baseline; honest players act"
+            f" every {ABUSE_PAUSE:g} s"
+        )
+        if not base or not hit:
+            print("  no honest moves measured")
+            return 1
+        p99_base, p99_hit = percentile(base, 0.99), percentile(hit, 0.99)
+        row = "  honest POST moves, {:<14} {:>6,}   p50 {:>6.1f} ms   p99 {:>6.1f} ms"
+        print(row.format("baseline:", len(base), percentile(base, 0.5) * 1000, p99_base * 1000))
+        print(row.format("under attack:", len(hit), percentile(hit, 0.5) * 1000, p99_hit * 1000))
+        ratio = p99_hit / max(p99_base, 1e-9)
+        print(f"  p99 under attack / baseline p99: {ratio:.2f} (limit {ABUSE_P99_FACTOR:g})")
+        kinds: dict[str, Counter[int]] = {}
+        for (kind, status), count in statuses.items():
+            kinds.setdefault(kind, Counter())[status] += count
+        for kind, counts in sorted(kinds.items()):
+            answers = ", ".join(f"{n:,} x {status}" for status, n in sorted(counts.items()))
+            print(f"  attacker {kind:<12} {answers}")
+        lost = sum(a.lost for a in self.attackers)
+        print(
+            f"  5xx: {honest_5xx} honest, {attack_5xx} attackers; attacker connections lost:"
+            f" {lost}; honest player checks failed: {len(self.honest_errors)}"
+        )
+        for message in self.honest_errors[:5]:
+            print(f"    {message}")
+        too_slow = ratio > ABUSE_P99_FACTOR
+        return too_slow + honest_5xx + attack_5xx + lost + len(self.honest_errors)
+
+
+def abuse(args: argparse.Namespace, ports: list[int]) -> Abuse:
+    """The baseline, then the same honest load under attack."""
+
+    def honest(first: int, deadline: float) -> list[SimulatedPlayer]:
+        return [
+            SimulatedPlayer(first + i, ports, deadline, 10**9, pause=ABUSE_PAUSE)
+            for i in range(args.abuse_players)
+        ]
+
+    def play(players: list[SimulatedPlayer], attackers: list[Attacker]) -> None:
+        threads = [threading.Thread(target=x.run, daemon=True) for x in [*players, *attackers]]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(args.abuse_seconds + 60)
+
+    calm = honest(100_000, time.perf_counter() + args.abuse_seconds)
+    play(calm, [])
+    deadline = time.perf_counter() + args.abuse_seconds
+    attacked = honest(200_000, deadline)
+    attackers = [Attacker(i, ports, deadline) for i in range(ATTACKERS)]
+    play(attacked, attackers)
+    return Abuse(
+        baseline=[s for p in calm for s in p.samples],
+        attacked=[s for p in attacked for s in p.samples],
+        attackers=attackers,
+        honest_errors=[m for p in calm + attacked for m in p.errors],
+    )
 
 
 # -- the fault ------------------------------------------------------------------------------
@@ -353,6 +537,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--kill-at", type=float, default=0.4, help="share of the run (0.4)")
     parser.add_argument("--kill-window", type=float, default=3.0, help="seconds counted (3)")
     parser.add_argument("--no-kill", action="store_true", help="leave the workers alone")
+    parser.add_argument("--port", type=int, default=0, help="server A's port, B's is next (free)")
+    parser.add_argument(
+        "--abuse-seconds", type=float, default=20.0, help="each abuse phase half (20; 0: none)"
+    )
+    parser.add_argument(
+        "--abuse-players", type=int, default=8, help="honest players in the abuse phase (8)"
+    )
+    parser.add_argument(
+        "--cache-url",
+        default=os.environ.get("LOADTEST_CACHE_URL", "redis://127.0.0.1:6379/0"),
+        help="the cache the servers share (redis://127.0.0.1:6379/0)",
+    )
     parser.add_argument(
         "--admin-url",
         default=os.environ.get("LOADTEST_ADMIN_URL", ADMIN_URL),
@@ -380,24 +576,60 @@ def main(argv: list[str] | None = None) -> int:
             print(f"dropped database {name}")
 
 
+def _reachable(cache_url: str) -> bool:
+    import redis
+
+    try:
+        return bool(redis.Redis.from_url(cache_url, socket_connect_timeout=2).ping())
+    except (redis.RedisError, ValueError):
+        return False
+
+
 def run(args: argparse.Namespace, name: str, database_url: str) -> int:
+    if args.cache_url and not _reachable(args.cache_url):
+        print(
+            f"Redis is not reachable at {args.cache_url}: each server process keeps its own"
+            " cache (sessions still shared through the database; limits count per process).",
+            file=sys.stderr,
+        )
+        args.cache_url = ""
     os.environ.update({**SERVER_ENV, "DATABASE_URL": database_url})
+    os.environ.update(
+        {
+            # As behind a proxy: each simulated client is its own address.
+            "CLIENT_IP_HEADER": "HTTP_X_REAL_IP",
+            "CACHE_URL": args.cache_url,
+            "CACHE_KEY_PREFIX": name,
+            "WEB_CONCURRENCY": str(args.workers),
+            "SOLVER_LOCK_DIR": tempfile.mkdtemp(prefix="castle-loadtest-locks-"),
+        }
+    )
     os.environ["DJANGO_SETTINGS_MODULE"] = "castle_site.settings"
     import django
 
     django.setup()
 
     servers = []
+    worker = None
+    abused = None
     with tempfile.TemporaryDirectory() as folder:
         logs = [Path(folder, "a.log"), Path(folder, "b.log")]
         try:
-            ports = [free_port(), free_port()]
+            ports = [args.port, args.port + 1] if args.port else [free_port(), free_port()]
             for index, port in enumerate(ports):
-                servers.append(serve(database_url, port, workers=args.workers, log=logs[index]))
+                servers.append(
+                    serve(
+                        database_url, port, workers=args.workers, log=logs[index], prepare=not index
+                    )
+                )
             report = drive(args, ports, servers[0].pid)
+            if args.abuse_seconds > 0:
+                worker = start_worker(Path(folder, "worker.log"))
+                abused = abuse(args, ports)
         finally:
-            for server in servers:
+            for server in [*servers, *([worker] if worker else [])]:
                 stop(server)
+            _clear_cache(args.cache_url, name)
         gunicorn_log = [
             line
             for line in logs[0].read_text().splitlines()
@@ -421,7 +653,34 @@ def run(args: argparse.Namespace, name: str, database_url: str) -> int:
     )
     for problem in problems[:10]:
         print(f"  {problem}")
+    if abused is not None:
+        failures += abused.show(args.abuse_seconds)
     return 1 if failures or problems else 0
+
+
+def start_worker(log: Path) -> subprocess.Popen[bytes]:
+    """``manage.py worker`` for the analyses (no schedule: preparing dailies ahead is not
+    what is measured), niced: background work yields to the web, as it should in
+    production."""
+    with log.open("ab") as output:
+        return subprocess.Popen(
+            [sys.executable, "manage.py", "worker", "--interval", "0.2", "--no-schedule"],
+            cwd=Path(__file__).resolve().parent.parent,
+            stdout=output,
+            stderr=output,
+            preexec_fn=lambda: os.nice(10),
+        )
+
+
+def _clear_cache(url: str, prefix: str) -> None:
+    """Drop the run's keys from the shared cache (sessions would otherwise stay a year)."""
+    if not url.startswith(("redis://", "rediss://", "unix://")):
+        return
+    import redis
+
+    client = redis.Redis.from_url(url)
+    for key in client.scan_iter(match=f"{prefix}:*", count=1000):
+        client.delete(key)
 
 
 @dataclass

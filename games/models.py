@@ -316,6 +316,11 @@ class Analysis(models.Model):
 
     class Meta:
         verbose_name_plural = "analyses"
+        indexes = [
+            models.Index(
+                fields=["requested_at"], condition=models.Q(done=False), name="analysis_pending_idx"
+            )
+        ]
 
     def __str__(self) -> str:
         return f"analysis {self.key[:12]}"

@@ -13,10 +13,12 @@ from importlib import import_module
 from django.conf import settings
 from django.contrib.auth import SESSION_KEY as SESSION_AUTH_KEY
 from django.contrib.auth.signals import user_logged_in
+from django.contrib.sessions.models import Session
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.dispatch import receiver
 from django.http import HttpRequest
+from django.utils import timezone
 
 from games.models import AccountSession, Entry, Game, Player
 
@@ -63,6 +65,9 @@ def remember_session(*, user: object, session_key: str | None) -> None:
             session_key=session_key,
             defaults={"user": user},
         )
+        # Sessions also end on their own (expiry, clearsessions): forget those.
+        live = Session.objects.filter(expire_date__gt=timezone.now()).values("session_key")
+        AccountSession.objects.filter(user=user).exclude(session_key__in=live).delete()
 
 
 def end_sessions(*, user: object, keep: str | None = None) -> int:

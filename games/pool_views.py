@@ -6,10 +6,11 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from games import pools
 from games.models import DealVerdict, Game
+from games.rules.deals import DEAL_DIGITS
 
 POLL_DELAYS = (2, 3, 5, 8, 13, 21, 30, 30, 30, 30, 30, 30)
 """Seconds before each next look at a pending verdict; then the page stops asking (the
@@ -24,11 +25,12 @@ def badge(game: Game, looks: int = 0) -> dict[str, Any]:
     return {"verdict": verdict, "poll": {"next": looks + 1, "delay": again} if again else None}
 
 
-@require_GET
+@require_safe
 def verdict(request: HttpRequest, game_id: str) -> HttpResponse:
     """The ``#verdict`` badge; ``?poll=N`` counts the looks so far (anyone with the link may
     look: a verdict is about the deal, not the player)."""
     game = get_object_or_404(Game, pk=game_id)
     looks = request.GET.get("poll", "0")
-    context = {"game": game, **badge(game, int(looks) if looks.isdigit() and len(looks) < 3 else 0)}
+    known = DEAL_DIGITS.fullmatch(looks) and len(looks) < 3  # "²".isdigit(), int("²") fails
+    context = {"game": game, **badge(game, int(looks) if known else 0)}
     return render(request, "games/game.html#verdict", context)

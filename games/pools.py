@@ -35,15 +35,16 @@ from django_tasks_db.models import DBTaskResult
 
 from games.models import DealChoice, DealVerdict, Game, Player
 from games.rules import GAMES, MAX_DEAL, Board, GameRules, get_game
-from games.rules.solver import SolveResult, solve
+from games.rules.solver import DIFFICULTY_NODES, SolveResult, difficulty, solve
 
 logger = logging.getLogger(__name__)
 
 Verdict = DealVerdict.Verdict
 Difficulty = DealVerdict.Difficulty
 
-POOL_NODES = 50_000
-"""The solver's budget per pool candidate, in positions (about a second at most here)."""
+POOL_NODES = 60_000
+"""The solver's budget per pool candidate, in positions (about a second at most here; the
+budget at which ``solver.DIFFICULTY_NODES`` was measured)."""
 VERDICT_NODES = 200_000
 """The budget for a typed deal's verdict: a player asked about this one deal."""
 SECONDS_CAP = 60.0
@@ -59,30 +60,21 @@ MAX_PENDING = 200
 """Typed deals waiting for a verdict; past this, no more are queued (the badge waits)."""
 STALE = timedelta(minutes=10)
 """A task running this long, or a verdict pending this long, is taken for lost."""
+EMPTY_POOL_PRIORITY = 5
+"""A batch for a pool with nothing to deal runs before ordinary work (priority 0), after a
+verdict a player is waiting for (10)."""
+EMPTY_POOL_BATCHES = 40
+"""At most this many such batches per game and hour (about two minutes of solving)."""
 REDEAL_TRIES = 200
 """Random deals tried for one with a legal move (Fortress: 12 % have none)."""
 
 
 # -- difficulty ---------------------------------------------------------------------------
 
-DIFFICULTY_NODES: dict[str, tuple[int, int]] = {
-    "beleaguered-castle": (400, 2_600),
-    "citadel": (100, 370),
-    "streets-and-alleys": (1_050, 5_100),
-    "fortress": (115, 285),
-    "chessboard": (310, 770),
-    "archway": (3_000, 20_000),
-}
-"""Per game, the most positions the solver may expand to find a winning line for the deal
-to be easy, then medium; beyond is hard. Measured on 400 random deals per game at
-``POOL_NODES`` (November 2026: 272, 346, 167, 83 and 302 of them won), the limits split the
-won deals into thirds. Archway's few winnable deals (about one in 2,000) were not measured
-that way: its limits bracket the two known ones (465: 28,920 positions; 783: 2,816)."""
-
 
 @dataclass(frozen=True)
 class DifficultyRule:
-    """How one game's deals are labelled (shown on its rules page)."""
+    """How one game's deals are labelled (``solver.difficulty``), for its rules page."""
 
     game: GameRules
     easy: int
@@ -91,23 +83,13 @@ class DifficultyRule:
 
 
 def difficulty_rule(rules: GameRules) -> DifficultyRule:
-    easy, medium = DIFFICULTY_NODES.get(rules.slug, (1_000, 5_000))
+    easy, medium = DIFFICULTY_NODES[rules.slug]
     return DifficultyRule(rules, easy, medium, POOL_NODES)
 
 
-def difficulty_of(rules: GameRules, result: SolveResult) -> str:
-    """The label of a deal the solver won: by search effort, the positions it expanded
-    before it found a winning line (its best-first search tries the likeliest lines first,
-    so a deal whose winning line is easy to see is won after few positions). ``""`` for a
-    deal it did not win."""
-    if not result.solved:
-        return ""
-    rule = difficulty_rule(rules)
-    if result.nodes <= rule.easy:
-        return Difficulty.EASY
-    if result.nodes <= rule.medium:
-        return Difficulty.MEDIUM
-    return Difficulty.HARD
+def label(result: SolveResult) -> str:
+    """The difficulty of a deal the solver won (``solver.difficulty``); ``""`` otherwise."""
+    return difficulty(result.stats) if result.stats is not None else ""
 
 
 def deal_difficulty(game: str, deal: int) -> str | None:
@@ -253,7 +235,7 @@ def verdict_request(*, game: str, deal: int, now: datetime) -> DealVerdict | Non
     return row
 
 
-def solved_fields(rules: GameRules, result: SolveResult, now: datetime) -> dict[str, Any]:
+def solved_fields(result: SolveResult, now: datetime) -> dict[str, Any]:
     """What a ``DealVerdict`` stores of a solver result."""
     verdict = {"solved": Verdict.WINNABLE, "unsolvable": Verdict.UNWINNABLE}
     line = [move.notation() for move in result.moves] if result.solved else []
@@ -262,7 +244,7 @@ def solved_fields(rules: GameRules, result: SolveResult, now: datetime) -> dict[
         "solution": " ".join(line),
         "moves": len(line),
         "nodes": result.nodes,
-        "difficulty": difficulty_of(rules, result),
+        "difficulty": label(result),
         "solved_at": now,
     }
 
@@ -272,7 +254,7 @@ def verdict_record(*, game: str, deal: int, result: SolveResult, now: datetime) 
     solved it anyway (the daily's preparation): its badge and ``deal_difficulty`` then read
     it. A pooled deal stays pooled."""
     rules = get_game(game)
-    fields = solved_fields(rules, result, now)
+    fields = solved_fields(result, now)
     row, _ = DealVerdict.objects.update_or_create(
         game=rules.slug, deal=deal, defaults=fields, create_defaults={**fields, "requested_at": now}
     )
@@ -287,7 +269,7 @@ def decide_deal(game: str, deal: int) -> str:
     if row is None or row.verdict != Verdict.PENDING:
         return row.verdict if row else "gone"
     result = solve(Board(rules, deal), seconds=SECONDS_CAP, max_nodes=VERDICT_NODES)
-    fields = solved_fields(rules, result, timezone.now())
+    fields = solved_fields(result, timezone.now())
     DealVerdict.objects.filter(pk=row.pk, verdict=Verdict.PENDING).update(**fields)
     return str(fields["verdict"])
 
@@ -327,7 +309,7 @@ def pool_add(
 
 
 def _store(rules: GameRules, deal: int, result: SolveResult, now: datetime) -> DealVerdict | None:
-    fields = solved_fields(rules, result, now)
+    fields = solved_fields(result, now)
     try:
         with transaction.atomic():
             row, _ = DealVerdict.objects.update_or_create(
@@ -356,19 +338,28 @@ def fill_pool(game: str) -> dict[str, object]:
         if not is_playable(board):
             continue
         result = solve(board, seconds=SECONDS_CAP, max_nodes=POOL_NODES)
-        label = difficulty_of(rules, result)
-        if not label or counts[label] >= POOL_CAP:
+        kind = label(result)
+        if not kind or counts[kind] >= POOL_CAP:
             continue
         if _store(rules, deal, result, timezone.now()) is not None:
-            counts[label] += 1
+            counts[kind] += 1
             found += 1
-    if is_short(fresh_counts(rules.slug)):
-        _enqueue_fill(rules.slug, now=timezone.now(), from_task=True)
+    counts = fresh_counts(rules.slug)
+    if is_short(counts):
+        _enqueue_fill(rules.slug, counts, now=timezone.now(), from_task=True)
     return {"game": rules.slug, "tried": tried, "found": found}
 
 
-def _enqueue_fill(game: str, *, now: datetime, from_task: bool = False) -> bool:
-    """Queue a ``fill_pool`` batch unless one is waiting (or, for the schedule, running)."""
+def _enqueue_fill(
+    game: str, counts: dict[str, int], *, now: datetime, from_task: bool = False
+) -> bool:
+    """Queue a ``fill_pool`` batch unless one is waiting (or, for the schedule, running).
+
+    A pool with no fresh deal at all jumps the queue (``EMPTY_POOL_PRIORITY``) so New game
+    has a proved deal soon, even while long jobs (days of dailies) wait; once it has one,
+    its batches take their turn with everything else, and so do they after
+    ``EMPTY_POOL_BATCHES`` in an hour (a game whose winnable deals are rare cannot hold all
+    other work back)."""
     tasks = DBTaskResult.objects.filter(
         task_path=fill_pool.module_path, args_kwargs__kwargs__game=game
     )
@@ -377,13 +368,21 @@ def _enqueue_fill(game: str, *, now: datetime, from_task: bool = False) -> bool:
     running = tasks.filter(status=TaskResultStatus.RUNNING, started_at__gte=now - STALE)
     if not from_task and running.exists():
         return False
-    fill_pool.enqueue(game=game)
+    urgent = not any(counts.values()) and (
+        tasks.filter(
+            priority=EMPTY_POOL_PRIORITY, enqueued_at__gte=now - timedelta(hours=1)
+        ).count()
+        < EMPTY_POOL_BATCHES
+    )
+    priority = EMPTY_POOL_PRIORITY if urgent else fill_pool.priority
+    fill_pool.using(priority=priority).enqueue(game=game)
     return True
 
 
 def top_up_game(game: str, *, now: datetime) -> bool:
     """Queue a batch for ``game``'s pool if it is short (no solving here)."""
-    return is_short(fresh_counts(game)) and _enqueue_fill(game, now=now)
+    counts = fresh_counts(game)
+    return is_short(counts) and _enqueue_fill(game, counts, now=now)
 
 
 def top_up(now: datetime) -> None:

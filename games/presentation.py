@@ -257,15 +257,6 @@ def _set_actions(pile: PileView, selected: str | None) -> None:
         pile.top.action, pile.top.value = "move", f"{selected}-{pile.name}"
 
 
-def pile_names(notations: Iterable[str]) -> set[str]:
-    """The piles that moves (in notation, targets resolved) take cards from or put them on."""
-    names: set[str] = set()
-    for notation in notations:
-        move = Move.from_notation(notation)
-        names.update((move.source, move.target))
-    return names
-
-
 def touched_piles(
     view: BoardView, board: Board, played: Iterable[str], *, back: bool
 ) -> list[PileView]:

@@ -18,7 +18,7 @@ from django.utils.module_loading import import_string
 
 logger = logging.getLogger(__name__)
 
-JOBS: tuple[str, ...] = ("games.daily_tasks.schedule_dailies", "games.pools.top_up")
+JOBS: tuple[str, ...] = ("games.pools.top_up", "games.daily_tasks.schedule_dailies")
 """Dotted paths of the scheduled jobs, in the order they run."""
 
 

@@ -425,17 +425,20 @@ def _save(game: Game, board: Board, *, now: datetime, restart_ply: int | None = 
         record_win(game, now)
 
 
-def game_hint(*, game_id: uuid.UUID, player_id: PlayerId) -> tuple[Game, Board, Hint]:
-    """The next move of a winning line from the game's position (counted on the game).
+def game_hint(
+    *, game_id: uuid.UUID, player_id: PlayerId, may_solve: bool = True
+) -> tuple[Game, Board, Hint, bool]:
+    """The next move of a winning line from the game's position (counted on the game), and
+    whether the solver ran for it (a position no one had asked about).
 
     Raises ``SolverBusy`` (nothing counted) when the solver cannot run for this player now.
     """
     game, board = _load(game_id, player_id, None)
     assert player_id is not None  # _load checked the owner
-    answer = solver_jobs.position_hint(board, player_id=player_id)
+    answer, solved = solver_jobs.position_hint(board, player_id=player_id, may_solve=may_solve)
     Game.objects.filter(pk=game.pk).update(hints=F("hints") + 1)
     game.hints += 1
-    return game, board, answer
+    return game, board, answer, solved
 
 
 def game_analyse(*, game: Game, now: datetime) -> tuple[list[str], solver_jobs.AnalysisState]:

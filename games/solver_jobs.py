@@ -48,6 +48,8 @@ ANALYSE_SECONDS = 10.0
 """The worker's budget for one analysis (no web worker waits for it)."""
 ANALYSIS_RETRY = timedelta(minutes=5)
 """An analysis still not done after this long (its worker died) is queued again."""
+MAX_PENDING_ANALYSES = 30
+"""Analyses waiting for the worker at most (about three minutes of one worker's time)."""
 
 
 class SolverBusy(Exception):
@@ -66,12 +68,18 @@ def hint_key(board: Board) -> str:
     return "hint:" + hashlib.sha256(layout.encode()).hexdigest()
 
 
-def position_hint(board: Board, *, player_id: uuid.UUID) -> Hint:
-    """The next move of a winning line from ``board`` (cached by position), or
-    ``SolverBusy`` when this player or this server's solver slots are busy."""
+def position_hint(
+    board: Board, *, player_id: uuid.UUID, may_solve: bool = True
+) -> tuple[Hint, bool]:
+    """The next move of a winning line from ``board`` (cached by position) and whether the
+    solver ran for it; ``SolverBusy`` when it would have to run and may not (``may_solve``
+    false: the client's budget of new positions is spent), or this player or this
+    server's solver slots are busy."""
     key = hint_key(board)
     if (cached := cache.get(key)) is not None:
-        return cached  # type: ignore[no-any-return]
+        return cached, False
+    if not may_solve:
+        raise SolverBusy("You asked for hints on many new positions: wait a little.")
     marker = f"solving:{player_id}"
     if not cache.add(marker, 1, timeout=PLAYER_JOB_SECONDS):
         raise SolverBusy("Your last hint is still being worked out: wait a moment.")
@@ -86,7 +94,7 @@ def position_hint(board: Board, *, player_id: uuid.UUID) -> Hint:
         cache.delete(marker)
     known = answer.verdict != "unknown"
     cache.set(key, answer, timeout=HINT_CACHE_SECONDS if known else UNKNOWN_HINT_CACHE_SECONDS)
-    return answer
+    return answer, True
 
 
 def solver_slots() -> int:
@@ -96,14 +104,15 @@ def solver_slots() -> int:
 def _lock_dir() -> Path:
     default = Path(tempfile.gettempdir()) / f"castle-solver-{os.getuid()}"
     path = Path(getattr(settings, "SOLVER_LOCK_DIR", "") or default)
-    path.mkdir(mode=0o700, exist_ok=True)
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
     return path
 
 
 @contextlib.contextmanager
 def solver_slot() -> Iterator[bool]:
     """Hold one of this server's solver slots for the block (yields ``False`` if all are
-    taken). Locks are per host and per checkout, released when the holder exits or dies."""
+    taken). The locks are files in one directory per host (and user): every process of the
+    server sees them, and a holder's lock goes when it exits or dies."""
     directory = _lock_dir()
     for index in range(solver_slots()):
         handle = open(directory / f"slot-{index}.lock", "a")  # noqa: SIM115
@@ -139,9 +148,17 @@ def analysis_key(game: Game, line: Sequence[str]) -> str:
 
 def analysis_request(*, game: Game, line: Sequence[str], now: datetime) -> AnalysisState:
     """The analysis of ``line`` from the game's deal: done, or queued (exactly once, and
-    again only if its worker died)."""
+    again only if its worker died).
+
+    A new analysis is refused (``SolverBusy``) while this player's previous one is still
+    pending, or while ``MAX_PENDING_ANALYSES`` wait for the worker: the queue stays short
+    enough for everyone's answer (and the dailies) to come in time."""
     key = analysis_key(game, line)
+    if not Analysis.objects.filter(key=key).exists():
+        _check_room(game.owner_id, now)
     row, created = Analysis.objects.get_or_create(key=key, defaults={"requested_at": now})
+    if created:
+        cache.set(f"analysing:{game.owner_id}", key, timeout=int(ANALYSIS_RETRY.total_seconds()))
     if not row.done:
         stale = row.requested_at < now - ANALYSIS_RETRY
         retry = stale and bool(
@@ -153,6 +170,15 @@ def analysis_request(*, game: Game, line: Sequence[str], now: datetime) -> Analy
             analyse_line.enqueue(key, game.game, game.deal, sorted(game.options), list(line))
     counted = cache.add(f"analysed:{game.pk}:{key}", 1, timeout=30 * 24 * 3600)
     return AnalysisState(done=row.done, ply=row.ply, counted=counted)
+
+
+def _check_room(player_id: uuid.UUID, now: datetime) -> None:
+    pending = cache.get(f"analysing:{player_id}")
+    if pending and Analysis.objects.filter(key=pending, done=False).exists():
+        raise SolverBusy("Your last analysis is still running: wait for its answer.", 10)
+    waiting = Analysis.objects.filter(done=False, requested_at__gte=now - ANALYSIS_RETRY)
+    if waiting.count() >= MAX_PENDING_ANALYSES:
+        raise SolverBusy("The analyser is busy with other games: try again in a minute.", 60)
 
 
 def analysis_state(*, game: Game, line: Sequence[str]) -> AnalysisState:

@@ -271,18 +271,21 @@ def delete(request: HttpRequest, game_id: str) -> HttpResponse:
 @require_POST
 def hint(request: HttpRequest, game_id: str) -> HttpResponse:
     """Highlight the next move of a winning line, or say why there is none."""
+    solve_wait = limits.over_limit(request, "solve", limits.SOLVE, count=False)
     try:
-        game, board, answer = services.game_hint(
-            game_id=game_id, player_id=session_player_id(request)
+        game, board, answer, solved = services.game_hint(
+            game_id=game_id, player_id=session_player_id(request), may_solve=solve_wait is None
         )
     except Game.DoesNotExist as error:
         raise Http404("No such game") from error
     except solver_jobs.SolverBusy as error:
-        return limits.too_many(request, error.retry_after, str(error))
+        return limits.too_many(request, solve_wait or error.retry_after, str(error))
     except services.NotOwner as error:
         return _refused(request, game_id, str(error), status=403)
     except RulesError as error:
         return _refused(request, game_id, str(error), status=422)
+    if solved:  # a position nobody had asked about: it spends the client's solver budget
+        limits.over_limit(request, "solve", limits.SOLVE)
     message, bad_news = hint_message(board, answer)
     move = answer.move
     # Without JavaScript the hinted card comes selected: one click on its destination plays it.
@@ -306,7 +309,10 @@ def analyse(request: HttpRequest, game_id: str) -> HttpResponse:
     game = get_object_or_404(Game, pk=game_id)
     if not _owns(request, game):
         return _refused(request, game_id, "Only the player of this game can analyse it", status=403)
-    line, state = services.game_analyse(game=game, now=timezone.now())
+    try:
+        line, state = services.game_analyse(game=game, now=timezone.now())
+    except solver_jobs.SolverBusy as error:
+        return limits.too_many(request, error.retry_after, str(error))
     return _analysis(request, game, line, state)
 
 

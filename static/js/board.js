@@ -144,7 +144,7 @@
       },
     }).then(function (response) {
       return response.text().then(function (html) {
-        if ([200, 400, 403, 409, 422].indexOf(response.status) < 0) {
+        if ([200, 400, 403, 409, 422, 429].indexOf(response.status) < 0) {
           throw new Error(String(response.status));
         }
         apply(html, response.status, lift);
@@ -492,6 +492,31 @@
     }
     if (target) target.focus();
   }
+
+  /* The deal's verdict badge asks again on its own until the solver has decided (its
+     hx-get and "load delay:Ns" trigger, kept for the markup's sake: this page has no htmx). */
+  function pollVerdict() {
+    var badge = document.getElementById("verdict");
+    var url = badge && badge.getAttribute("hx-get");
+    if (!url) return;
+    var delay = /delay:(\d+(?:\.\d+)?)s/.exec(badge.getAttribute("hx-trigger") || "");
+    setTimeout(function () {
+      fetch(url, { headers: { "HX-Request": "true" }, credentials: "same-origin" })
+        .then(function (response) { return response.ok ? response.text() : ""; })
+        .then(function (html) {
+          var template = document.createElement("template");
+          template.innerHTML = html;
+          var fresh = template.content.getElementById("verdict");
+          var current = document.getElementById("verdict");
+          if (fresh && current) {
+            current.replaceWith(fresh);
+            pollVerdict();
+          }
+        })
+        .catch(function () { /* the badge stays as it is */ });
+    }, delay ? Number(delay[1]) * 1000 : 2000);
+  }
+  pollVerdict();
 
   /* A ?select= address (see the top): select that card here. */
   if (location.hash.length > 1) {

@@ -13,6 +13,8 @@ from games.models import Daily, Player
 from games.rules import GAMES
 from games.rules.record import split_record
 
+from .helpers import click_move
+
 pytestmark = pytest.mark.browser
 
 LINE = split_record((Path(__file__).parent / "lines/citadel-3.txt").read_text())[1]
@@ -41,8 +43,7 @@ def test_win_todays_daily_and_find_your_row(
     card.get_by_role("link", name="Play").click()
 
     for ply, notation in enumerate(LINE, 1):
-        page.locator(f'#board button[name="select"][value="{notation.split("-")[0]}"]').click()
-        page.locator(f'#board button[name="move"][value="{notation}"]').click()
+        click_move(page, notation)
         expect(page.get_by_test_id("moves")).to_have_text(str(ply))
     expect(page.locator("#status")).to_contain_text("You won!")
 

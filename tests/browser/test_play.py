@@ -136,6 +136,7 @@ def test_a_whole_game_is_won_by_clicking(page: Page, live_server: LiveServer, li
 
     expect(page.locator("#status")).to_contain_text("You won!")
     expect(page.locator("#status")).to_contain_text(f"{len(moves)} moves")
+    expect(page.locator(".ghost.falling").first).to_be_attached()  # the win's cascade
 
 
 @pytest.mark.parametrize("width", [1280, 375])

@@ -6,19 +6,22 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
+from tests.browser.helpers import click_move
+
 pytestmark = pytest.mark.browser
 
 PASSWORD = "correct horse battery staple"
 
 
 def play(page: Page, notation: str, ply: int) -> None:
-    page.locator(f'#board button[name="select"][value="{notation.split("-")[0]}"]').click()
-    page.locator(f'#board button[name="move"][value="{notation}"]').click()
+    click_move(page, notation)
     expect(page.get_by_test_id("moves")).to_have_text(str(ply))
 
 
 def piles(page: Page) -> str:
-    """The board's piles as markup, white space between tags aside (htmx swaps strip it)."""
+    """The board's piles as markup, white space between tags aside (swaps strip it), once
+    every moving card has landed."""
+    expect(page.locator("#board .arriving")).to_have_count(0)
     return re.sub(r">\s+<", "><", page.locator("#board .wings").inner_html()).strip()
 
 
@@ -76,7 +79,7 @@ def test_step_through_a_replay_with_the_keyboard(page: Page, live_server: LiveSe
 
     page.keyboard.press("ArrowRight")
     expect(ply).to_have_text("1")
-    expect(page.get_by_role("button", name="Eight of clubs, top of pile 6")).to_be_visible()
+    expect(page.get_by_role("button", name="Eight of clubs, top of right pile 2")).to_be_visible()
     page.keyboard.press("End")
     expect(ply).to_have_text("2")
     page.keyboard.press("ArrowLeft")

@@ -516,3 +516,60 @@ def test_other_players_cannot_touch_a_game(world: World) -> None:
                 "urlencoded", False,
             )  # fmt: skip
             check(request, world)
+
+
+FORMS: dict[str, dict[str, str]] = {
+    "games:move": {"move": "t3-t6", "ply": "0"},
+    "games:undo": {"ply": "1"},
+    "games:redo": {"ply": "0"},
+    "games:restart": {"ply": "1"},
+    "games:autoplay": {"autoplay": "1"},
+    "games:hint": {},
+    "games:delete": {},
+    "games:import": {"record": "game: citadel\ndeal: 3\n", "then": "continue"},
+    "games:signup": {
+        "username": "double",
+        "password1": "long enough pw 1",
+        "password2": "long enough pw 1",
+    },
+    "games:login": {"username": "double", "password": "long enough pw 1"},
+    "games:password_change": {
+        "old_password": "long enough pw 1",
+        "new_password1": "long enough pw 2",
+        "new_password2": "long enough pw 2",
+    },
+    "games:profile": {"display_name": "Double Click"},
+    "games:logout": {},
+}
+"""A valid submission of every form (POST) on the site."""
+
+
+@pytest.mark.parametrize("htmx", [False, True])
+def test_every_form_submitted_twice_answers_without_a_5xx_and_stores_once(
+    world: World, htmx: bool
+) -> None:
+    posting = sorted(
+        route.name for route in ROUTES if route.name in FORMS or route.name.endswith("_play")
+    )
+    assert set(FORMS) <= set(posting), "a form of the site has no double-submission case"
+    client = browser(world.owner)
+    hx = {"HX-Request": "true"} if htmx else {}
+    for name in [*FORMS]:  # in order: the account exists before its log-in and password
+        world.ensure()
+        game = world.games["plain"]
+        route = next(route for route in ROUTES if route.name == name)
+        path = route.path({"game_id": game.pk})
+        statuses = []
+        for _ in range(2):
+            # Logging in rotates the CSRF secret: send the cookie's current one.
+            token = client.cookies["csrftoken"].value
+            response = client.post(path, FORMS[name], headers={"X-CSRFToken": token, **hx})
+            statuses.append(response.status_code)
+        REQUESTS[name] += 2
+        assert all(status < 500 for status in statuses), (name, statuses)
+        if name == "games:move":
+            assert game.moves.count() == 1
+            assert statuses[1] in (409, 422), statuses
+        if name == "games:signup":
+            assert statuses[1] == 400 or statuses[0] == statuses[1] == 302
+    assert Player.objects.filter(display_name="Double Click").count() <= 1

@@ -1,6 +1,8 @@
 from collections.abc import Callable
 from datetime import UTC, datetime
+from types import SimpleNamespace
 
+import django_ratelimit.core
 import pytest
 from django.conf import settings
 from django.core.cache import cache
@@ -12,10 +14,13 @@ from games.players import SESSION_KEY
 
 
 @pytest.fixture(autouse=True)
-def fresh_cache(settings, tmp_path) -> None:
+def fresh_cache(settings, tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Rate-limit counters, hints and markers live in the cache: every test starts empty,
-    with this test's own solver lock files."""
+    with this test's own solver lock files, and inside one rate-limit window (the limits'
+    windows are fixed: a test crossing a window's end would see its counts reset)."""
     cache.clear()
+    frozen = SimpleNamespace(time=lambda: 1_800_000_000.0)
+    monkeypatch.setattr(django_ratelimit.core, "time", frozen)
     settings.SOLVER_LOCK_DIR = str(tmp_path / "solver-locks")
 
 

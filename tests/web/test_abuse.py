@@ -355,3 +355,13 @@ def test_starting_a_game_with_a_stale_account_cookie_gets_a_fresh_player(
 
     game = Game.objects.get()
     assert game.owner_id != player.pk
+
+
+@pytest.mark.parametrize("poll", ["²", "①", "1", "99999", "x"])
+def test_the_verdict_badge_reads_any_poll_count_without_a_500(
+    client: Client, game: Game, poll: str
+) -> None:
+    url = reverse("games:verdict", args=[game.pk])
+
+    assert client.get(url, {"poll": poll}).status_code == 200
+    assert client.head(url).status_code == 200

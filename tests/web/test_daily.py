@@ -317,12 +317,24 @@ def test_a_failed_preparation_is_queued_again_only_after_a_pause(db: None, run_t
     assert DBTaskResult.objects.count() == 2
 
 
+def test_a_preparation_whose_worker_died_is_queued_again(db: None) -> None:
+    daily_tasks.daily_request(date=DAY, now=NOON)
+    DBTaskResult.objects.update(status="RUNNING", started_at=NOON)
+
+    daily_tasks.daily_request(date=DAY, now=NOON + daily_tasks.RETRY_AFTER)
+    assert DBTaskResult.objects.count() == 1  # still running: a live worker
+
+    daily_tasks.daily_request(date=DAY, now=NOON + daily_tasks.STUCK_AFTER * 2)
+    assert DBTaskResult.objects.count() == 2
+
+
 def test_the_preparation_task_stores_every_game_of_the_day(db: None, monkeypatch) -> None:
-    monkeypatch.setattr(dailies, "choose_deal", lambda game, date: (7, ["t1-t2"]))
+    monkeypatch.setattr(dailies, "choose_deal", lambda game, date: (7, ["t1-t2", "t2-t1"]))
 
-    deals = daily_tasks.prepare_day.call(str(DAY))
+    pars = daily_tasks.prepare_day.call(str(DAY))
 
-    assert deals == dict.fromkeys(GAMES, 7)
+    assert pars == dict.fromkeys(GAMES, 2)  # never the deals: task results are kept
+    assert set(Daily.objects.values_list("deal", flat=True)) == {7}
     assert Daily.objects.filter(date=DAY).count() == len(GAMES)
 
 
@@ -622,18 +634,38 @@ def test_the_deal_is_free_to_practise_once_the_day_is_over(
 # -- accounts rank; sybils do not ------------------------------------------------------
 
 
+def post_line(browser: Client, daily: Daily, line: list[str]) -> Game:
+    """What the attack script did: open its daily game, post every move as fast as it can."""
+    url = browser.get(reverse("games:daily_play", args=[daily.date, daily.game]))["Location"]
+    for ply, move in enumerate(line):
+        assert browser.post(f"{url}moves", {"move": move, "ply": ply}).status_code == 303
+    return Game.objects.get(pk=url.split("/")[2])
+
+
 def test_twenty_throwaway_cookies_do_not_reach_the_public_leaderboard(
     leader: Game, live: Daily
 ) -> None:
     for _ in range(20):
-        sybil = Player.objects.create()
-        win(sybil, live, at=midnight(), seconds_per_move=0.5)
+        post_line(client_of(Player.objects.create(autoplay=False)), live, LINE)
 
     rows = dailies.ranking(live, now=utc_now())
     board = Client().get(reverse("games:daily_board", args=[live.date, "citadel"])).text
 
+    assert Entry.objects.count() == 21
     assert [row.entry.player.display_name for row in rows] == ["Ada"]
     assert board.count("<tr>") + board.count("<tr class") == 2  # head and Ada
+
+
+def test_a_script_with_an_account_replaying_a_line_is_flagged_not_ranked(
+    leader: Game, live: Daily
+) -> None:
+    cheat = Player.objects.create(user=User.objects.create_user("eve"), autoplay=False)
+
+    post_line(client_of(cheat), live, LINE)
+
+    entry = Entry.objects.get(player=cheat)
+    assert entry.flagged
+    assert [row.entry.player for row in dailies.ranking(live, now=utc_now())] == [leader.owner]
 
 
 def test_an_anonymous_winner_sees_where_they_would_place(live: Daily, leader: Game) -> None:

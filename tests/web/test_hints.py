@@ -7,12 +7,14 @@ import pytest
 from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
 from games import services, solver_jobs
 from games.models import Analysis, Daily, Game, Player
 from games.presentation import analysis_message
 from games.rules import solver
+from games.rules.solver import Hint
 
 HX = {"HX-Request": "true"}
 
@@ -259,3 +261,50 @@ def test_hint_and_analyse_on_a_daily_game_both_count_as_hints(
 
     game.refresh_from_db()
     assert game.hints == 2
+
+
+def test_a_player_waits_for_their_last_analysis_before_queueing_another(
+    owner_client: Client, player: Player, start_game, run_tasks
+) -> None:
+    first, second = start_game("beleaguered-castle", 1), start_game("beleaguered-castle", 3)
+    owner_client.get(reverse("games:analyse", args=[first.pk]))
+
+    refused = owner_client.get(reverse("games:analyse", args=[second.pk]), headers=HX)
+
+    assert refused.status_code == 429 and "still running" in refused.text
+    assert DBTaskResult.objects.count() == 1
+    run_tasks()
+    assert owner_client.get(reverse("games:analyse", args=[second.pk])).status_code == 200
+    assert DBTaskResult.objects.count() == 2
+
+
+def test_a_full_analysis_queue_refuses_new_analyses(
+    owner_client: Client, game: Game, now, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(solver_jobs, "MAX_PENDING_ANALYSES", 3)
+    for index in range(3):
+        Analysis.objects.create(key=f"other-{index}", requested_at=timezone.now())
+
+    response = owner_client.get(reverse("games:analyse", args=[game.pk]))
+
+    assert response.status_code == 429 and "busy with other games" in response.text
+    assert DBTaskResult.objects.count() == 0
+
+
+def test_hints_on_new_positions_have_a_budget_cached_ones_do_not(
+    owner_client: Client, start_game, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each new position costs up to a second of solver: 10 a minute per player."""
+    monkeypatch.setattr(solver, "hint", lambda board, seconds=1.0: Hint("unknown"))
+    games = [start_game("beleaguered-castle", deal) for deal in range(100, 112)]
+    statuses = [
+        owner_client.post(reverse("games:hint", args=[g.pk]), headers=HX).status_code
+        for g in games[:11]
+    ]
+
+    assert statuses == [200] * 10 + [429]
+    again = owner_client.post(reverse("games:hint", args=[games[0].pk]), headers=HX)
+    assert again.status_code == 200  # a position already solved costs nothing
+    refused = owner_client.post(reverse("games:hint", args=[games[11].pk]), headers=HX)
+    assert refused.status_code == 429 and "many new positions" in refused.text
+    assert int(refused["Retry-After"]) >= 1

@@ -16,7 +16,7 @@ from django_tasks_db.models import DBTaskResult
 from games import pools, schedule
 from games.models import DealChoice, DealVerdict, Game, Player
 from games.rules import GAMES, Board, get_game
-from games.rules.solver import SolveResult
+from games.rules.solver import DIFFICULTY_NODES, SolveResult, SolveStats, difficulty
 
 pytestmark = pytest.mark.django_db
 
@@ -293,14 +293,15 @@ def test_a_typed_deal_plays_as_asked_and_gets_a_verdict_badge(
     assert played.deal == deal
     page = owner_client.get(played.get_absolute_url()).text
     assert "Checking whether this deal can be won" in page
-    assert f'hx-get="/games/{played.pk}/verdict?poll=1" hx-trigger="load delay:2s"' in page
+    assert f'data-poll-url="/games/{played.pk}/verdict?poll=1" data-poll-delay="2"' in page
+    assert "js/verdict.js" in page
 
     run_tasks()
 
     row = DealVerdict.objects.get(game=game, deal=deal)
     assert row.verdict == verdict and not row.pooled
     badge = owner_client.get(reverse("games:verdict", args=[played.pk]) + "?poll=1")
-    assert badge.status_code == 200 and text in badge.text and "hx-get" not in badge.text
+    assert badge.status_code == 200 and text in badge.text and "data-poll" not in badge.text
     assert text in owner_client.get(played.get_absolute_url()).text
 
 
@@ -329,7 +330,7 @@ def test_the_badge_stops_polling_after_a_while(owner_client: Client) -> None:
     url = reverse("games:verdict", args=[game.pk])
 
     assert "?poll=5" in owner_client.get(url + "?poll=4").text
-    assert "hx-get" not in owner_client.get(url + "?poll=99").text
+    assert "data-poll" not in owner_client.get(url + "?poll=99").text
     assert "?poll=1" in owner_client.get(url + "?poll=<script>").text
 
 
@@ -359,7 +360,7 @@ def test_fill_task_fills_a_short_pool_with_proved_playable_deals(
         assert replays_to_a_win("citadel", entry.deal, entry.line)
         assert pools.is_playable(Board(rules, entry.deal))
         stats = pools.solve(Board(rules, entry.deal), max_nodes=pools.POOL_NODES)
-        assert entry.nodes == stats.nodes and entry.difficulty == pools.difficulty_of(rules, stats)
+        assert entry.nodes == stats.nodes and entry.difficulty == difficulty(stats.stats)
     assert not fill_tasks("citadel")  # full: no next batch
 
 
@@ -403,14 +404,17 @@ def test_the_schedule_asks_again_for_a_verdict_lost_with_its_worker(
 def test_difficulty_labels_follow_the_documented_rule(game: str, client: Client) -> None:
     rules = get_game(game)
     rule = pools.difficulty_rule(rules)
+    assert (rule.easy, rule.medium) == DIFFICULTY_NODES[game]  # the solver's rule, shown
 
     def label(nodes: int, verdict: str = "solved") -> str:
-        return pools.difficulty_of(rules, SolveResult(verdict, nodes=nodes))  # type: ignore[arg-type]
+        result = SolveResult(verdict, nodes=nodes, game=rules.slug)  # type: ignore[arg-type]
+        return pools.label(result)
 
     assert label(1) == label(rule.easy) == "easy"
     assert label(rule.easy + 1) == label(rule.medium) == "medium"
     assert label(rule.medium + 1) == label(pools.POOL_NODES) == "hard"
     assert label(10, "unsolvable") == label(10, "unknown") == ""
+    assert label(rule.easy + 1) == difficulty(SolveStats(game, rule.easy + 1, 90))
     page = client.get(reverse("games:rules", args=[game])).text
     assert f"<strong>easy</strong> when that takes at most {rule.easy} positions" in page
     assert f"<strong>medium</strong> up to {rule.medium}" in page
@@ -446,7 +450,7 @@ def test_a_solve_made_elsewhere_is_recorded_with_its_difficulty(now: datetime) -
 
     assert row.verdict == "winnable" and not row.pooled
     assert replays_to_a_win("chessboard", 2, row.line)
-    assert pools.deal_difficulty("chessboard", 2) == pools.difficulty_of(rules, result)
+    assert pools.deal_difficulty("chessboard", 2) == difficulty(result.stats)
 
 
 def test_the_pools_command_shows_each_games_fresh_deals(
@@ -459,3 +463,30 @@ def test_the_pools_command_shows_each_games_fresh_deals(
     lines = {line.split()[0]: line.split()[1:] for line in capsys.readouterr().out.splitlines()}
     assert lines["fortress"] == ["1", "0", "0", "1"]
     assert lines["archway"] == ["0", "0", "0", "0"]
+
+
+def test_an_empty_pools_batch_jumps_the_queue_and_a_short_ones_takes_its_turn(
+    pool: Callable[..., DealVerdict], now: datetime
+) -> None:
+    pool("fortress", 3)
+
+    pools.top_up(now)
+
+    priorities = {t.args_kwargs["kwargs"]["game"]: t.priority for t in fill_tasks()}
+    assert priorities["fortress"] == 0
+    assert priorities["citadel"] == priorities["archway"] == pools.EMPTY_POOL_PRIORITY
+    assert schedule.JOBS[0] == "games.pools.top_up"  # queued before the days of dailies
+
+
+def test_an_empty_pool_jumps_the_queue_only_so_often(
+    monkeypatch: pytest.MonkeyPatch, now: datetime
+) -> None:
+    monkeypatch.setattr(pools, "EMPTY_POOL_BATCHES", 2)
+    for _ in range(3):
+        pools.top_up_game("archway", now=now)
+        DBTaskResult.objects.filter(status="READY").update(status="SUCCESSFUL")
+
+    priorities = list(
+        DBTaskResult.objects.order_by("enqueued_at").values_list("priority", flat=True)
+    )
+    assert priorities == [pools.EMPTY_POOL_PRIORITY, pools.EMPTY_POOL_PRIORITY, 0]
