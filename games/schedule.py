@@ -13,7 +13,6 @@ import logging
 from collections.abc import Callable
 from datetime import datetime
 
-from django.db import close_old_connections
 from django.utils.module_loading import import_string
 
 logger = logging.getLogger(__name__)
@@ -37,6 +36,4 @@ def tick(now: datetime) -> int:
         except Exception:
             failed += 1
             logger.exception("scheduled job %s failed", getattr(job, "__name__", job))
-        finally:
-            close_old_connections()
     return failed

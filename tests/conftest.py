@@ -30,7 +30,17 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
 
 
 @pytest.fixture
-def run_tasks() -> Any:
+def keep_connection(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The worker closes stale connections between tasks, as a long-running
+    process must; inside a test's transaction that would close the test's own connection
+    (PostgreSQL then loses the test's data), so tests keep it."""
+    monkeypatch.setattr(
+        "django_tasks_db.management.commands.db_worker.close_old_connections", lambda: None
+    )
+
+
+@pytest.fixture
+def run_tasks(keep_connection: None) -> Any:
     """Run every queued background task now, as ``manage.py worker`` would (no schedule)."""
     from django.core.management import call_command
 

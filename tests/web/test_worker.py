@@ -12,7 +12,7 @@ from django.tasks.base import TaskResultStatus
 
 from games import schedule
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("keep_connection")]
 
 CALLS: list[str] = []
 

@@ -14,6 +14,7 @@ import threading
 from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandParser
+from django.db import close_old_connections
 from django.utils import timezone
 
 from games import schedule
@@ -61,5 +62,6 @@ class Command(BaseCommand):
         stop = threading.Event()
         while True:
             schedule.tick(timezone.now())
+            close_old_connections()  # this thread's own connection, between ticks
             if stop.wait(settings.SCHEDULE_SECONDS):
                 return
