@@ -1,6 +1,10 @@
 """Analyse runs in the task worker: the page says "analysing…" and fills in by itself."""
 
+from types import SimpleNamespace
+
+import django_ratelimit.core
 import pytest
+from django.core.cache import cache
 from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
@@ -36,7 +40,12 @@ def test_without_javascript_the_analysis_page_refreshes_until_done(
     context.close()
 
 
-def test_over_a_rate_limit_the_status_line_says_so(page: Page, live_server: LiveServer) -> None:
+def test_over_a_rate_limit_the_status_line_says_so(
+    page: Page, live_server: LiveServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # One fixed rate-limit window for the whole test (the server runs in this process).
+    monkeypatch.setattr(django_ratelimit.core, "time", SimpleNamespace(time=lambda: 1.8e9))
+    cache.clear()
     page.goto(live_server.url + "/play/beleaguered-castle/2/?autoplay=0")
     hint = page.get_by_role("button", name="Hint", exact=True)
     for _ in range(30):  # the same position: one solver run, then the cache

@@ -1,0 +1,9 @@
+import pytest
+from django.core.cache import cache
+
+
+@pytest.fixture(autouse=True)
+def fresh_cache() -> None:
+    """The live server runs in this process and every browser comes from 127.0.0.1: each
+    test starts with empty rate-limit counters (and hint cache), as a new visitor would."""
+    cache.clear()
