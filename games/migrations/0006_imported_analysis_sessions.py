@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0003_daily_and_entries'),
+        ('games', '0005_daily_secrecy'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -20,7 +20,7 @@ def one_daily_game_per_player(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0003_daily_and_entries"),
+        ("games", "0004_deal_verdicts"),
     ]
 
     operations = [
