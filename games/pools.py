@@ -33,9 +33,11 @@ from django.tasks.base import TaskResultStatus
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
+from games.dealing import is_playable
 from games.models import DealChoice, DealVerdict, Game, Player
 from games.rules import GAMES, MAX_DEAL, Board, GameRules, get_game
 from games.rules.solver import DIFFICULTY_NODES, SolveResult, difficulty, solve
+from games.services import game_start
 
 logger = logging.getLogger(__name__)
 
@@ -65,8 +67,6 @@ EMPTY_POOL_PRIORITY = 5
 verdict a player is waiting for (10)."""
 EMPTY_POOL_BATCHES = 40
 """At most this many such batches per game and hour (about two minutes of solving)."""
-REDEAL_TRIES = 200
-"""Random deals tried for one with a legal move (Fortress: 12 % have none)."""
 
 
 # -- difficulty ---------------------------------------------------------------------------
@@ -104,24 +104,6 @@ def deal_difficulty(game: str, deal: int) -> str | None:
 
 
 # -- dealing ------------------------------------------------------------------------------
-
-
-def is_playable(board: Board) -> bool:
-    """A legal move is left after the opening auto-play (and the deal is not won by it)."""
-    board = board.copy(stack=False)
-    board.autoplay()
-    return not board.is_won() and bool(board.raw_legal_moves())
-
-
-def random_playable_deal(rules: GameRules, options: Iterable[str] = ()) -> int:
-    """A random deal number whose position has a legal move after the opening auto-play."""
-    options = tuple(options)
-    deal = secrets.randbelow(MAX_DEAL) + 1
-    for _ in range(REDEAL_TRIES):
-        if is_playable(Board(rules, deal, options=options)):
-            return deal
-        deal = secrets.randbelow(MAX_DEAL) + 1
-    return deal  # never reached in practice: at worst about one deal in eight is dead
 
 
 @dataclass(frozen=True)
@@ -183,8 +165,6 @@ def game_new(
     A typed ``deal`` plays as asked (its verdict is queued when unknown); otherwise
     ``choice`` (default: the player's preference, saved when ``remember``) picks the deal.
     """
-    from games.services import game_start
-
     rules = get_game(game)
     choice = choice or player.new_deals
     with transaction.atomic():  # a refused start (a bad option) changes nothing

@@ -22,8 +22,8 @@ from django.db.models import F
 
 from games import rows, solver_jobs
 from games.daily import record_win
+from games.dealing import random_playable_deal
 from games.models import Daily, Game, Move, Player
-from games.pools import random_playable_deal
 from games.rules import Board, GameRecord, IllegalMove, get_game
 from games.rules import Move as RulesMove
 from games.rules.solver import Hint

@@ -13,7 +13,7 @@ from django.test import Client
 from django.urls import reverse
 from django_tasks_db.models import DBTaskResult
 
-from games import pools, schedule
+from games import dealing, pools, schedule
 from games.models import DealChoice, DealVerdict, Game, Player
 from games.rules import GAMES, Board, get_game
 from games.rules.solver import DIFFICULTY_NODES, SolveResult, SolveStats, difficulty
@@ -236,7 +236,7 @@ def test_no_dealt_game_starts_without_a_legal_move(
 
 def test_dead_deals_are_never_pooled(now: datetime) -> None:
     for deal in DEAD_FORTRESS:
-        assert not pools.is_playable(Board("fortress", deal))
+        assert not dealing.is_playable(Board("fortress", deal))
         assert pools.pool_add(game="fortress", deal=deal, now=now) is None
     assert not DealVerdict.objects.exists()
 
@@ -358,7 +358,7 @@ def test_fill_task_fills_a_short_pool_with_proved_playable_deals(
     for entry in DealVerdict.objects.filter(game="citadel"):
         assert entry.pooled and entry.verdict == "winnable"
         assert replays_to_a_win("citadel", entry.deal, entry.line)
-        assert pools.is_playable(Board(rules, entry.deal))
+        assert dealing.is_playable(Board(rules, entry.deal))
         stats = pools.solve(Board(rules, entry.deal), max_nodes=pools.POOL_NODES)
         assert entry.nodes == stats.nodes and entry.difficulty == difficulty(stats.stats)
     assert not fill_tasks("citadel")  # full: no next batch
