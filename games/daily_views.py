@@ -16,6 +16,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_safe
 
 from games import daily as dailies
+from games import leaderboard
 from games.daily_tasks import daily_request
 from games.models import Daily
 from games.players import current_player, known_player
@@ -45,8 +46,8 @@ def _day(request: HttpRequest, date: dt.date) -> HttpResponse:
     preparing = date == today and daily_request(date=date, now=now)
     prepared = {d.game: d for d in Daily.objects.filter(date=date)}
     found = list(prepared.values())
-    winners = dailies.winners_by_daily(found)
-    status = dailies.player_status(known_player(request), found)
+    winners = leaderboard.winners_by_daily(found)
+    status = leaderboard.player_status(known_player(request), found)
     rows = [
         {
             "rules": rules,
@@ -64,7 +65,7 @@ def _day(request: HttpRequest, date: dt.date) -> HttpResponse:
         "rows": rows,
         "next_at": tomorrow,
         "until_next": tomorrow - now,
-        "min_gap_ms": int(dailies.min_human_gap().total_seconds() * 1000),
+        "min_gap_ms": int(leaderboard.min_human_gap().total_seconds() * 1000),
     }
     return render(request, "games/daily.html", context)
 
@@ -121,15 +122,15 @@ def board(request: HttpRequest, date: dt.date, slug: str) -> HttpResponse:
     daily = dailies.visible_daily(game=rules_or_404(slug).slug, date=date, now=now)
     if daily is None:
         raise Http404(NOT_OUT)
-    rows = dailies.ranking(daily, now=now)
+    rows = leaderboard.ranking(daily, now=now)
     page = Paginator(rows, ROWS_PER_PAGE).get_page(request.GET.get("page"))
     player = known_player(request)
-    mine = dailies.own_row(daily, player, now=now)
+    mine = leaderboard.own_row(daily, player, now=now)
     on_page = mine is not None and any(row.entry.pk == mine.entry.pk for row in page.object_list)
     context = {
         "daily": daily,
         "rules": daily.rules,
-        "live": dailies.is_live(daily, now),
+        "live": daily.is_live(now),
         "page": page,
         "mine": mine,
         "mine_on_page": on_page,
@@ -144,7 +145,7 @@ def board(request: HttpRequest, date: dt.date, slug: str) -> HttpResponse:
 def game_board(request: HttpRequest, slug: str) -> HttpResponse:
     """Per game over all dailies: most daily wins, best streak, best average over par."""
     rules = rules_or_404(slug)
-    sections = dailies.champions(rules.slug)
+    sections = leaderboard.champions(rules.slug)
     player = known_player(request)
     return render(
         request,

@@ -203,6 +203,15 @@ class Daily(models.Model):
     def rules(self):  # type: ignore[no-untyped-def]
         return get_game(self.game)
 
+    def is_live(self, now: datetime) -> bool:
+        """Until its UTC day ends, a daily's moves are secret and its deal cannot be
+        practised."""
+        return now.astimezone(UTC).date() <= self.date
+
+    def is_late(self, when: datetime) -> bool:
+        """A win after the daily's UTC date is late: shown, never ranked."""
+        return when.astimezone(UTC).date() > self.date
+
 
 class Entry(models.Model):
     """A player's best on-time win of a daily: created only by the server, at the winning

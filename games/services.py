@@ -21,8 +21,8 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 
 from games import rows, solver_jobs
-from games.daily import record_win
 from games.dealing import random_playable_deal
+from games.leaderboard import record_win
 from games.models import Daily, Game, Move, Player
 from games.rules import Board, GameRecord, IllegalMove, get_game
 from games.rules import Move as RulesMove

@@ -16,7 +16,7 @@ from django.urls import reverse
 from django_tasks_db.models import DBTaskResult
 
 from games import daily as dailies
-from games import daily_tasks, schedule, services
+from games import daily_tasks, leaderboard, schedule, services
 from games.admin import EntryAdmin
 from games.models import Daily, DailyPreparation, Entry, Game, Move, Player
 from games.players import player_adopt
@@ -347,7 +347,7 @@ def test_a_daily_win_creates_an_entry_and_the_record_verifies(daily: Daily, memb
     entry = Entry.objects.get()
     assert (entry.game, entry.moves, entry.player) == (game, len(LINE), member)
     assert not entry.flagged
-    assert dailies.verify_entries() == []
+    assert leaderboard.verify_entries() == []
 
 
 def make_entry(daily: Daily, player: Player, moves: int, seconds: int, minute: int) -> Entry:
@@ -376,7 +376,7 @@ def test_ranking_orders_by_moves_then_time_then_finish(daily: Daily) -> None:
     ]:
         make_entry(daily, player, moves, seconds, minute)
 
-    names = [row.entry.player.display_name for row in dailies.ranking(daily, now=NOON)]
+    names = [row.entry.player.display_name for row in leaderboard.ranking(daily, now=NOON)]
 
     assert names == ["D", "C", "B", "A"]
 
@@ -438,7 +438,7 @@ def test_games_with_an_easing_option_are_never_ranked(member) -> None:
         ply=90,
     )
 
-    assert dailies.record_win(game, NOON) is None
+    assert leaderboard.record_win(game, NOON) is None
     assert not Entry.objects.exists()
 
 
@@ -648,7 +648,7 @@ def test_twenty_throwaway_cookies_do_not_reach_the_public_leaderboard(
     for _ in range(20):
         post_line(client_of(Player.objects.create(autoplay=False)), live, LINE)
 
-    rows = dailies.ranking(live, now=utc_now())
+    rows = leaderboard.ranking(live, now=utc_now())
     board = Client().get(reverse("games:daily_board", args=[live.date, "citadel"])).text
 
     assert Entry.objects.count() == 21
@@ -665,7 +665,7 @@ def test_a_script_with_an_account_replaying_a_line_is_flagged_not_ranked(
 
     entry = Entry.objects.get(player=cheat)
     assert entry.flagged
-    assert [row.entry.player for row in dailies.ranking(live, now=utc_now())] == [leader.owner]
+    assert [row.entry.player for row in leaderboard.ranking(live, now=utc_now())] == [leader.owner]
 
 
 def test_an_anonymous_winner_sees_where_they_would_place(live: Daily, leader: Game) -> None:
@@ -684,13 +684,13 @@ def test_an_anonymous_win_ranks_after_signing_up(live: Daily) -> None:
     anonymous = Player.objects.create()
     client = client_of(anonymous)
     win(anonymous, live, at=midnight())
-    assert dailies.ranking(live, now=utc_now()) == []
+    assert leaderboard.ranking(live, now=utc_now()) == []
 
     client.post(
         reverse("games:signup"), {"username": "bo", "password1": PASSWORD, "password2": PASSWORD}
     )
 
-    [row] = dailies.ranking(live, now=utc_now())
+    [row] = leaderboard.ranking(live, now=utc_now())
     assert row.entry.player.user.username == "bo"
 
 
@@ -705,7 +705,7 @@ def test_logging_in_to_an_existing_account_keeps_the_anonymous_win(live: Daily, 
 
     entry = Entry.objects.get()
     assert entry.player == member
-    assert [row.entry for row in dailies.ranking(live, now=utc_now())] == [entry]
+    assert [row.entry for row in leaderboard.ranking(live, now=utc_now())] == [entry]
     assert not Player.objects.filter(pk=anonymous.pk).exists()
 
 
@@ -746,7 +746,7 @@ def test_a_scripted_win_is_flagged_and_unranked_until_a_moderator_clears_it(
     entry = Entry.objects.get()
 
     assert entry.flagged and "median gap" in entry.flag_reason
-    assert dailies.ranking(daily, now=NOON) == []
+    assert leaderboard.ranking(daily, now=NOON) == []
     call_command("verify_leaderboard")
     out = capsys.readouterr().out
     assert "1 flagged, 0 hidden" in out and f"entry {entry.pk}" in out
@@ -755,7 +755,7 @@ def test_a_scripted_win_is_flagged_and_unranked_until_a_moderator_clears_it(
     request._messages = _Messages()
     EntryAdmin(Entry, admin_site).clear_flag(request, Entry.objects.all())
 
-    assert [row.entry for row in dailies.ranking(daily, now=NOON)] == [entry]
+    assert [row.entry for row in leaderboard.ranking(daily, now=NOON)] == [entry]
 
 
 def test_a_person_playing_at_human_speed_is_not_flagged(daily: Daily, member) -> None:
@@ -769,7 +769,7 @@ def test_auto_play_does_not_count_toward_the_speed_rule(daily: Daily, member) ->
     game = win(member, daily, at=NOON, seconds_per_move=0.5)
     Move.objects.filter(game=game, ply__gt=30).update(auto=True, played_at=NOON)
 
-    assert dailies.too_fast(game) == ""
+    assert leaderboard.too_fast(game) == ""
 
 
 def test_a_moderator_can_hide_an_entry(daily: Daily, member, capsys) -> None:
@@ -779,7 +779,7 @@ def test_a_moderator_can_hide_an_entry(daily: Daily, member, capsys) -> None:
 
     EntryAdmin(Entry, admin_site).hide(request, Entry.objects.all())
 
-    assert dailies.ranking(daily, now=NOON) == []
+    assert leaderboard.ranking(daily, now=NOON) == []
     call_command("verify_leaderboard")
     assert "0 flagged, 1 hidden" in capsys.readouterr().out
 

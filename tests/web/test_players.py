@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from games import services
 from games.models import Game, Move, Player
-from games.players import SESSION_KEY, player_set_name
+from games.players import SESSION_KEY, player_set_name, player_set_preferences
 from games.rules import Board, GameRecord, solver
 from games.stats import player_stats
 
@@ -251,6 +251,25 @@ def test_the_four_colour_preference_colours_the_board(owner_client: Client, game
         'class="board wings beleaguered-castle four"'
         in owner_client.get(game.get_absolute_url()).text
     )
+
+
+def test_the_four_colour_preference_follows_the_player_to_another_browser(
+    client_for, player: Player, game: Game
+) -> None:
+    """The preference lives on the player, not in the session that set it."""
+    player_set_preferences(player=player, four_colour=True, autoplay=True)
+
+    body = client_for(player).get(game.get_absolute_url()).text
+
+    assert 'class="board wings beleaguered-castle four"' in body
+
+
+def test_the_four_colour_preference_is_the_viewers(other_client: Client, game: Game) -> None:
+    Player.objects.filter(pk=game.owner_id).update(four_colour=True)
+
+    body = other_client.get(game.get_absolute_url()).text
+
+    assert 'class="board wings beleaguered-castle"' in body
 
 
 def test_a_game_opened_and_left_is_not_a_game_played(player: Player, now) -> None:
