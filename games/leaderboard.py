@@ -102,7 +102,9 @@ def ranked(entries: QuerySet[Entry]) -> QuerySet[Entry]:
 
 
 @dataclass(frozen=True)
-class Row:
+class Standing:
+    """One line of a daily's leaderboard: a place and the entry holding it."""
+
     rank: int
     entry: Entry
     watchable: bool = False
@@ -118,11 +120,11 @@ class Row:
 RANK_ORDER = ("moves", "elapsed", "finished_at", "pk")
 
 
-def ranking(daily: Daily, *, now: dt.datetime) -> list[Row]:
+def ranking(daily: Daily, *, now: dt.datetime) -> list[Standing]:
     """The daily's ranked entries: fewest moves, then play time, then earliest finish."""
     entries = ranked(daily.entries.all()).select_related("player", "daily").order_by(*RANK_ORDER)
     watchable = not daily.is_live(now)
-    return [Row(rank, entry, watchable) for rank, entry in enumerate(entries, 1)]
+    return [Standing(rank, entry, watchable) for rank, entry in enumerate(entries, 1)]
 
 
 def place_of(entry: Entry) -> int:
@@ -140,14 +142,14 @@ def is_ranked(entry: Entry) -> bool:
     return entry.player.user_id is not None and not entry.flagged and not entry.hidden
 
 
-def own_row(daily: Daily, player: Player | None, *, now: dt.datetime) -> Row | None:
+def own_row(daily: Daily, player: Player | None, *, now: dt.datetime) -> Standing | None:
     """The player's entry of this daily, ranked or where it would place."""
     if player is None:
         return None
     entry = daily.entries.select_related("player", "daily").filter(player=player).first()
     if entry is None:
         return None
-    return Row(place_of(entry), entry, watchable=True, ranked=is_ranked(entry))
+    return Standing(place_of(entry), entry, watchable=True, ranked=is_ranked(entry))
 
 
 def winners_by_daily(dailies: list[Daily]) -> dict[int, int]:

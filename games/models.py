@@ -197,7 +197,7 @@ class Daily(models.Model):
         return f"{self.rules.name} daily {self.date:%Y-%m-%d}"
 
     def get_absolute_url(self) -> str:
-        return reverse("games:daily_board", args=[self.date.isoformat(), self.game])
+        return reverse("games:daily_leaderboard", args=[self.date.isoformat(), self.game])
 
     @property
     def rules(self):  # type: ignore[no-untyped-def]

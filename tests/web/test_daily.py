@@ -470,7 +470,7 @@ def test_verify_leaderboard_catches_a_tampered_move(daily: Daily, member, capsys
 
 
 def test_there_is_no_endpoint_that_accepts_a_score(client: Client, live: Daily) -> None:
-    url = reverse("games:daily_board", args=[live.date, "citadel"])
+    url = reverse("games:daily_leaderboard", args=[live.date, "citadel"])
 
     assert client.post(url, {"moves": 1}).status_code == 405
     assert not Entry.objects.exists()
@@ -565,7 +565,7 @@ def test_a_refused_move_on_the_leaders_game_does_not_show_its_position(
 def test_the_live_leaderboard_shows_the_row_but_no_replay_link(
     leader: Game, other_client: Client
 ) -> None:
-    body = other_client.get(reverse("games:daily_board", args=[leader.daily.date, "citadel"]))
+    body = other_client.get(reverse("games:daily_leaderboard", args=[leader.daily.date, "citadel"]))
 
     assert body.status_code == 200
     assert "<td>Ada</td>" in body.text and f'<td class="num">{len(LINE)}</td>' in body.text
@@ -591,7 +591,7 @@ def test_after_the_day_every_entry_is_a_public_shareable_replay(
 ) -> None:
     game = win(member, daily, at=NOON)  # DAY is over
 
-    board = other_client.get(reverse("games:daily_board", args=[DAY, "citadel"])).text
+    board = other_client.get(reverse("games:daily_leaderboard", args=[DAY, "citadel"])).text
     replay = other_client.get(reverse("games:replay", args=[game.pk]))
     record = other_client.get(reverse("games:record", args=[game.pk]))
 
@@ -649,7 +649,7 @@ def test_twenty_throwaway_cookies_do_not_reach_the_public_leaderboard(
         post_line(client_of(Player.objects.create(autoplay=False)), live, LINE)
 
     rows = leaderboard.ranking(live, now=utc_now())
-    board = Client().get(reverse("games:daily_board", args=[live.date, "citadel"])).text
+    board = Client().get(reverse("games:daily_leaderboard", args=[live.date, "citadel"])).text
 
     assert Entry.objects.count() == 21
     assert [row.entry.player.display_name for row in rows] == ["Ada"]
@@ -673,7 +673,7 @@ def test_an_anonymous_winner_sees_where_they_would_place(live: Daily, leader: Ga
     win(anonymous, live, at=midnight(), seconds_per_move=0.5)
     browser = client_of(anonymous)
 
-    board = browser.get(reverse("games:daily_board", args=[live.date, "citadel"])).text
+    board = browser.get(reverse("games:daily_leaderboard", args=[live.date, "citadel"])).text
     day = browser.get(reverse("games:daily")).text
 
     assert "You would place <b>1</b>" in board and "sign up" in board
@@ -807,7 +807,7 @@ def test_daily_page_shows_par_winners_my_status_and_the_ranking_rules(
 def test_leaderboard_highlights_my_row_and_draws_the_spread(daily: Daily, member) -> None:
     win(member, daily, at=NOON)
 
-    body = client_of(member).get(reverse("games:daily_board", args=[DAY, "citadel"])).text
+    body = client_of(member).get(reverse("games:daily_leaderboard", args=[DAY, "citadel"])).text
 
     assert 'class="mine" aria-current="true"' in body
     assert '<figure class="histogram">' in body
@@ -856,7 +856,7 @@ def test_game_champions_count_only_ranked_wins(client: Client, db: None) -> None
         daily = Daily.objects.create(game="citadel", date=date, deal=offset + 1, par=60)
         make_entry(daily, player, moves, 60, 0)
 
-    body = client.get(reverse("games:game_board", args=["citadel"])).text
+    body = client.get(reverse("games:game_leaderboard", args=["citadel"])).text
 
     assert "<td>Ada</td><td>2</td><td>2 days</td><td>8.0</td>" in body
     assert "<td>Bob</td><td>1</td><td>1 day</td><td>1.0</td>" in body
