@@ -155,9 +155,10 @@ class Game(models.Model):
         return f"daily of {self.daily.date.day} {self.daily.date:%B %Y}"
 
 
-class Move(models.Model):
-    """One ply of a game. Rows with ``undone`` set are the redo stack: they follow the current
-    line and are replaced when a different move is played there."""
+class PlayedMove(models.Model):
+    """One ply of a game, as stored (the engine's value is ``games.rules.Move``). Rows with
+    ``undone`` set are the redo stack: they follow the current line and are replaced when a
+    different move is played there."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
     ply = models.PositiveIntegerField(help_text="1 for the first move of the line.")

@@ -18,7 +18,7 @@ from django_tasks_db.models import DBTaskResult
 from games import daily as dailies
 from games import daily_tasks, leaderboard, schedule, services
 from games.admin import EntryAdmin
-from games.models import Daily, DailyPreparation, Entry, Game, Move, Player
+from games.models import Daily, DailyPreparation, Entry, Game, PlayedMove, Player
 from games.players import player_adopt
 from games.rules import GAMES, MAX_DEAL, Board
 from games.rules.record import split_record
@@ -461,7 +461,7 @@ def test_verify_leaderboard_catches_a_tampered_move(daily: Daily, member, capsys
     call_command("verify_leaderboard")
     assert "0 mismatches" in capsys.readouterr().out
 
-    Move.objects.filter(game=game, ply=5).update(notation="t1-t2")
+    PlayedMove.objects.filter(game=game, ply=5).update(notation="t1-t2")
 
     with pytest.raises(SystemExit) as exit_:
         call_command("verify_leaderboard")
@@ -767,7 +767,7 @@ def test_a_person_playing_at_human_speed_is_not_flagged(daily: Daily, member) ->
 def test_auto_play_does_not_count_toward_the_speed_rule(daily: Daily, member) -> None:
     """Auto-play moves land in the same instant as the click that caused them."""
     game = win(member, daily, at=NOON, seconds_per_move=0.5)
-    Move.objects.filter(game=game, ply__gt=30).update(auto=True, played_at=NOON)
+    PlayedMove.objects.filter(game=game, ply__gt=30).update(auto=True, played_at=NOON)
 
     assert leaderboard.too_fast(game) == ""
 

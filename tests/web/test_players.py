@@ -7,7 +7,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games import services
-from games.models import Game, Move, Player
+from games.models import Game, PlayedMove, Player
 from games.players import SESSION_KEY, player_set_name, player_set_preferences
 from games.rules import Board, GameRecord, solver
 from games.stats import player_stats
@@ -210,7 +210,7 @@ def test_import_names_the_first_bad_line(
 
 def played(game: Game) -> Game:
     """Mark ``game`` as one the player moved in (what statistics count)."""
-    Move.objects.create(game=game, ply=game.ply + 1, notation="t1-t2", undone=True)
+    PlayedMove.objects.create(game=game, ply=game.ply + 1, notation="t1-t2", undone=True)
     return game
 
 
