@@ -105,15 +105,20 @@ def test_the_graph_sees_the_imports_that_matter() -> None:
     assert "games.rules.variants" in edges["games.rules.board"]
 
 
+def test_tools_live_outside_the_app() -> None:
+    """Benchmarks and the load test are developers' tools (``tools/``), not the site's."""
+    names = {module.rsplit(".", 1)[-1] for module in MODULES}
+    assert not names & {"bench", "loadtest", "bench_solver"}
+
+
 def test_a_cycle_is_found() -> None:
     edges = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
     assert find_cycle(edges) == ["a", "b", "c", "a"]
     assert find_cycle({"a": {"b"}, "b": set()}) is None
 
 
-# The engine (games/rules) is rewritten on its own; its deferred imports are its own. The
-# load test sets Django up before importing the site (it is leaving the app for tools/).
-DJANGO_LAYER = [m for m in MODULES if not m.startswith("games.rules") and m != "games.loadtest"]
+# The engine (games/rules) is rewritten on its own; its deferred imports are its own.
+DJANGO_LAYER = [m for m in MODULES if not m.startswith("games.rules")]
 
 
 @pytest.mark.parametrize("module", DJANGO_LAYER)

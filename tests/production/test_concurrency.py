@@ -22,10 +22,10 @@ from django.urls import reverse
 
 from games import daily as dailies
 from games import services
-from games.loadtest import replay_problems
 from games.models import Daily, Entry, Game, PlayedMove, Player
 from games.rules import GAMES, RulesError
 from games.rules.record import split_record
+from tools.loadtest import replay_problems
 
 from .helpers import NOW, browser
 

@@ -22,9 +22,9 @@ from hypothesis import strategies as st
 
 from games import services
 from games.forms import MoveForm
-from games.loadtest import replay_problems
 from games.models import Game, PlayedMove, Player
 from games.rules import GAMES, MAX_DEAL, RulesError
+from tools.loadtest import replay_problems
 
 from .helpers import CSRF_SECRET, NOW, OUTCOMES, REQUESTS, STATUSES, browser
 
