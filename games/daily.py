@@ -152,9 +152,10 @@ SECRET_GAME = (
 def game_visible_to(game: Game, player_id: uuid.UUID | None, *, now: dt.datetime) -> bool:
     """Whether ``player_id`` may see ``game``'s moves and position: always its owner; anyone
     else unless it is a daily game whose day is live."""
-    if game.daily_id is None or (player_id is not None and game.owner_id == player_id):
+    daily = game.daily
+    if daily is None or (player_id is not None and game.owner_id == player_id):
         return True
-    return not game.daily.is_live(now)
+    return not daily.is_live(now)
 
 
 def secrecy_refusal(game: Game, player_id: uuid.UUID | None, *, now: dt.datetime) -> str:

@@ -67,7 +67,7 @@ def daily_request(*, date: dt.date, now: dt.datetime) -> bool:
         )
         if not created:
             pending = (
-                DBTaskResult.objects.filter(id=preparation.task_id or None)
+                DBTaskResult.objects.filter(id=preparation.task_id or None)  # type: ignore[misc]
                 .filter(Q(status="READY") | Q(status="RUNNING", started_at__gt=now - STUCK_AFTER))
                 .exists()
             )

@@ -15,8 +15,15 @@ from typing import Any
 from games import leaderboard
 from games.models import Game
 from games.players import prefers_four_colour
-from games.presentation import board_view, daily_ending, describe_outcome, touched_piles
+from games.presentation import (
+    board_view,
+    daily_ending,
+    describe_outcome,
+    hint_message,
+    touched_piles,
+)
 from games.rules import Board, Move
+from games.rules.solver import Hint
 from games.services import IDLE_CAP, Outcome, opening_ply
 
 Page = dict[str, Any]
@@ -93,6 +100,36 @@ def with_changes(page: Page, board: Board, played: list[str], *, back: bool) -> 
     ``back``: not played yet). Only for partials: a touched pile draws from ``start`` on."""
     page["changed"] = touched_piles(page["view"], board, played, back=back)
     return page
+
+
+def after_hint(
+    game: Game,
+    board: Board,
+    answer: Hint,
+    *,
+    partial: bool,
+    viewer: uuid.UUID | None,
+    now: datetime,
+) -> Page:
+    """The page showing a hint: its sentence, its card and destination marked. Without
+    JavaScript (not ``partial``) the hinted card comes selected: one click on its
+    destination plays it."""
+    message, bad_news = hint_message(board, answer)
+    move = answer.move
+    selected = None if partial or move is None else move.notation().rsplit("-", 1)[0]
+    page = game_page(
+        game,
+        board,
+        viewer=viewer,
+        now=now,
+        selected=selected,
+        message=message,
+        hint=move,
+        error=bad_news,
+    )
+    if not partial:
+        return page
+    return with_changes(page, board, [move.notation()] if move else [], back=True)
 
 
 def after_conflict(

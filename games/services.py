@@ -291,6 +291,7 @@ def game_set_autoplay(
 ) -> Outcome:
     """Switch auto-play for this game and save it as the player's preference."""
     game, board = _load(game_id, player_id, None)
+    assert player_id is not None  # _load checked the owner
     game.autoplay = on
     moves = [*board.autoplay(), *auto_finish(board)] if on else []
     played = [(m.notation(), True) for m in moves]

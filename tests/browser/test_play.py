@@ -25,7 +25,7 @@ def start(page: Page, live_server: LiveServer, path: str) -> None:
     expect(page.locator("#board")).to_be_visible()
 
 
-def moves_counter(page: Page):  # type: ignore[no-untyped-def]
+def moves_counter(page: Page):
     return page.get_by_test_id("moves")
 
 

@@ -12,7 +12,7 @@ from games.models import DealVerdict
 pytestmark = pytest.mark.browser
 
 
-def new_game_button(page: Page, name: str):  # type: ignore[no-untyped-def]
+def new_game_button(page: Page, name: str):
     card = page.locator("li.game-card").filter(
         has=page.get_by_role("heading", name=name, exact=True)
     )

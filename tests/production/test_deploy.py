@@ -263,7 +263,7 @@ def page_urls(game_id: uuid.UUID) -> list[str]:
                     walk(pattern.url_patterns, f"{prefix}{pattern.namespace or ''}:")
             elif isinstance(pattern, URLPattern) and pattern.name:
                 converters = pattern.pattern.converters
-                kwargs = {}
+                kwargs: dict[str, object] = {}
                 for name, converter in converters.items():
                     kind = type(converter).__name__
                     if kind == "UUIDConverter":

@@ -1,6 +1,7 @@
 from collections.abc import Callable
 from datetime import UTC, datetime
 from types import SimpleNamespace
+from typing import Any
 
 import django_ratelimit.core
 import pytest
@@ -34,12 +35,12 @@ def player(db: None) -> Player:
     return Player.objects.create()
 
 
-def _client_for(player: Player, **kwargs: object) -> Client:
+def _client_for(player: Player, **kwargs: Any) -> Client:
     client = Client(**kwargs)
     session = client.session
     session[SESSION_KEY] = str(player.pk)
     session.save()
-    client.cookies[settings.SESSION_COOKIE_NAME] = session.session_key
+    client.cookies[settings.SESSION_COOKIE_NAME] = session.session_key or ""
     return client
 
 

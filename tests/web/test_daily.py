@@ -94,7 +94,7 @@ def client_of(player: Player) -> Client:
         session = client.session
         session["castle_player"] = str(player.pk)
         session.save()
-        client.cookies["sessionid"] = session.session_key
+        client.cookies["sessionid"] = session.session_key or ""
     return client
 
 
@@ -166,7 +166,7 @@ def test_no_archway_pool_of_answers_is_left_in_the_repository() -> None:
 
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_preparations_store_one_daily() -> None:
-    if connection.vendor == "sqlite" and connection.is_in_memory_db():
+    if connection.vendor == "sqlite" and connection.is_in_memory_db():  # type: ignore[attr-defined]
         pytest.skip("in-memory SQLite fails shared-cache locks at once; a file database waits")
     barrier = threading.Barrier(4)
     results: list[object] = []
@@ -269,7 +269,7 @@ def test_a_missing_today_is_being_prepared_with_one_task_however_many_requests(
 
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_requests_for_a_missing_today_queue_one_task() -> None:
-    if connection.vendor == "sqlite" and connection.is_in_memory_db():
+    if connection.vendor == "sqlite" and connection.is_in_memory_db():  # type: ignore[attr-defined]
         pytest.skip("in-memory SQLite fails shared-cache locks at once; a file database waits")
     barrier = threading.Barrier(6)
     errors: list[Exception] = []
@@ -393,7 +393,7 @@ def test_one_daily_game_per_player_even_after_a_win(daily: Daily, member) -> Non
 
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_first_requests_create_one_daily_game() -> None:
-    if connection.vendor == "sqlite" and connection.is_in_memory_db():
+    if connection.vendor == "sqlite" and connection.is_in_memory_db():  # type: ignore[attr-defined]
         pytest.skip("in-memory SQLite fails shared-cache locks at once; a file database waits")
     daily, player = make_daily(DAY), Player.objects.create()
     barrier = threading.Barrier(4)
@@ -565,6 +565,7 @@ def test_a_refused_move_on_the_leaders_game_does_not_show_its_position(
 def test_the_live_leaderboard_shows_the_row_but_no_replay_link(
     leader: Game, other_client: Client
 ) -> None:
+    assert leader.daily is not None
     body = other_client.get(reverse("games:daily_leaderboard", args=[leader.daily.date, "citadel"]))
 
     assert body.status_code == 200
@@ -583,6 +584,7 @@ def test_the_player_sees_their_own_live_game_without_its_deal_number(leader: Gam
     for body in (page.text, replay.text):
         assert "deal 3" not in body and "/play/citadel/3/" not in body
         assert "daily of" in body
+    assert leader.daily is not None
     assert f"/daily/{leader.daily.date}/" in page.text  # the win panel shares the challenge
 
 
@@ -691,7 +693,8 @@ def test_an_anonymous_win_ranks_after_signing_up(live: Daily) -> None:
     )
 
     [row] = leaderboard.ranking(live, now=utc_now())
-    assert row.entry.player.user.username == "bo"
+    user = row.entry.player.user
+    assert user is not None and user.username == "bo"
 
 
 def test_logging_in_to_an_existing_account_keeps_the_anonymous_win(live: Daily, member) -> None:
@@ -752,7 +755,7 @@ def test_a_scripted_win_is_flagged_and_unranked_until_a_moderator_clears_it(
     assert "1 flagged, 0 hidden" in out and f"entry {entry.pk}" in out
 
     request = RequestFactory().post("/admin/")
-    request._messages = _Messages()
+    request._messages = _Messages()  # type: ignore[attr-defined]
     EntryAdmin(Entry, admin_site).clear_flag(request, Entry.objects.all())
 
     assert [row.entry for row in leaderboard.ranking(daily, now=NOON)] == [entry]
@@ -775,7 +778,7 @@ def test_auto_play_does_not_count_toward_the_speed_rule(daily: Daily, member) ->
 def test_a_moderator_can_hide_an_entry(daily: Daily, member, capsys) -> None:
     win(member, daily, at=NOON)
     request = RequestFactory().post("/admin/")
-    request._messages = _Messages()
+    request._messages = _Messages()  # type: ignore[attr-defined]
 
     EntryAdmin(Entry, admin_site).hide(request, Entry.objects.all())
 

@@ -89,11 +89,11 @@ def solver_calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     calls: list[str] = []
     real_hint, real_first = solver.hint, solver.first_losing_ply
 
-    def hint(board, seconds=1.0):  # type: ignore[no-untyped-def]
+    def hint(board, seconds=1.0):
         calls.append("hint")
         return real_hint(board, seconds=seconds)
 
-    def first_losing_ply(*args, **kwargs):  # type: ignore[no-untyped-def]
+    def first_losing_ply(*args, **kwargs):
         calls.append("analyse")
         return real_first(*args, **kwargs)
 
