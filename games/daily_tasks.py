@@ -41,7 +41,7 @@ def prepare_day(date: str) -> dict[str, int | None]:
     pars: dict[str, int | None] = {}
     for slug in GAMES:
         try:
-            pars[slug] = daily_prepare(game=slug, date=day).par
+            pars[slug] = daily_prepare(slug=slug, date=day).par
         except DailyUnavailable as error:
             logger.warning("%s", error)
             pars[slug] = None

@@ -103,7 +103,7 @@ def play(request: HttpRequest, date: dt.date, slug: str) -> HttpResponse:
     """The player's one game of this daily (created on the first visit)."""
     rules = rules_or_404(slug)
     now = timezone.now()
-    daily = dailies.visible_daily(game=rules.slug, date=date, now=now)
+    daily = dailies.visible_daily(slug=rules.slug, date=date, now=now)
     if daily is None:
         if dailies.day_exists(date, now=now):  # today, still being prepared
             return redirect("games:daily_day", date=date)

@@ -189,11 +189,11 @@ class Champion:
     """Moves over par, on average."""
 
 
-def champions(game: str, *, top: int = 20) -> dict[str, list[Champion]]:
+def champions(slug: str, *, top: int = 20) -> dict[str, list[Champion]]:
     """Per game over all dailies: most daily wins, best streak of consecutive days, best
     average over par; each list best first (ranked entries only)."""
     per_player: dict[Player, list[Entry]] = {}
-    for entry in ranked(Entry.objects.filter(daily__game=game)).select_related("player", "daily"):
+    for entry in ranked(Entry.objects.filter(daily__game=slug)).select_related("player", "daily"):
         per_player.setdefault(entry.player, []).append(entry)
     table: list[Champion] = []
     for player, won in per_player.items():

@@ -75,7 +75,7 @@ class Outcome:
 def game_start(
     *,
     player: Player,
-    game: str,
+    slug: str,
     deal: int | None = None,
     autoplay: bool | None = None,
     options: Iterable[str] = (),
@@ -84,7 +84,7 @@ def game_start(
 ) -> Game:
     """Create a game of ``deal`` and play its safe opening. Without a ``deal``, a random one
     that leaves a legal move after that opening (``games.pools`` deals proved ones)."""
-    rules = get_game(game)
+    rules = get_game(slug)
     options = tuple(options)
     number = deal if deal is not None else random_playable_deal(rules, options)
     board = Board(rules, number, options=options)

@@ -92,13 +92,13 @@ def play(request: HtmxHttpRequest, slug: str, deal: int | None = None) -> HttpRe
         return _bad_request(
             request, form.error_text() or f"Deal numbers run from 1 to {form.max_deal}."
         )
-    live = deal and live_daily_of_deal(game=rules.slug, deal=deal, now=timezone.now())
+    live = deal and live_daily_of_deal(slug=rules.slug, deal=deal, now=timezone.now())
     if live:  # no practice on a live daily's deal: the player's daily game instead
         return redirect("games:daily_play", date=live.date, slug=live.game)
     try:
         game, note = pools.game_new(
             player=current_player(request),
-            game=rules.slug,
+            slug=rules.slug,
             deal=deal,
             choice=form.cleaned_data["deals"] or None,
             remember=form.cleaned_data["remember"],
@@ -221,7 +221,7 @@ def import_record(request: HtmxHttpRequest) -> HttpResponse:
         except RulesError as bad:
             error = str(bad)[0].upper() + str(bad)[1:]
         else:
-            if live := live_daily_of_deal(game=record.game, deal=record.deal, now=timezone.now()):
+            if live := live_daily_of_deal(slug=record.game, deal=record.deal, now=timezone.now()):
                 context = {"form": form, "error": live_deal_refusal(live)}
                 return render(request, "games/import.html", context, status=403)
             try:

@@ -89,7 +89,7 @@ def wait_for_lock_waiters(count: int, timeout: float = 20) -> None:
 
 
 def start(player: Player, deal: int = 1, slug: str = "beleaguered-castle") -> Game:
-    return services.game_start(player=player, game=slug, deal=deal, autoplay=False, now=NOW)
+    return services.game_start(player=player, slug=slug, deal=deal, autoplay=False, now=NOW)
 
 
 def play(game: Game, notation: str, ply: int) -> Callable[[], services.Outcome]:
@@ -236,7 +236,7 @@ def test_many_games_played_at_once_stay_replayable() -> None:
     slugs = list(GAMES)
     games = [
         services.game_start(
-            player=player, game=slugs[i % len(slugs)], deal=100 + i, autoplay=i % 3 == 0, now=NOW
+            player=player, slug=slugs[i % len(slugs)], deal=100 + i, autoplay=i % 3 == 0, now=NOW
         )
         for i in range(12)
     ]

@@ -282,7 +282,7 @@ def page_urls(game_id: uuid.UUID) -> list[str]:
 @pytest.mark.django_db
 def test_pages_run_only_their_own_scripts(client: Client) -> None:
     player = Player.objects.create()
-    game = services.game_start(player=player, game="beleaguered-castle", deal=1, now=NOW)
+    game = services.game_start(player=player, slug="beleaguered-castle", deal=1, now=NOW)
     owner = browser(player)
     urls = [*page_urls(game.pk), f"{game.get_absolute_url()}?select=t3"]
     urls += [reverse("games:rules", args=[slug]) for slug in GAMES]

@@ -112,7 +112,7 @@ class World:
             if game is None or not Game.objects.filter(pk=game.pk).exists():
                 player = self.owner if who == "owner" else self.stranger
                 self.games[key] = services.game_start(
-                    player=player, game=slug, deal=deal, autoplay=autoplay, now=NOW
+                    player=player, slug=slug, deal=deal, autoplay=autoplay, now=NOW
                 )
 
     def ids(self) -> list[uuid.UUID]:

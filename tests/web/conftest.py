@@ -65,7 +65,7 @@ def other_client(db: None) -> Client:
 @pytest.fixture
 def start_game(player: Player, now: datetime) -> Callable[..., Game]:
     def start(game: str = "beleaguered-castle", deal: int = 1, *, autoplay: bool = False) -> Game:
-        return services.game_start(player=player, game=game, deal=deal, autoplay=autoplay, now=now)
+        return services.game_start(player=player, slug=game, deal=deal, autoplay=autoplay, now=now)
 
     return start
 

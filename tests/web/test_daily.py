@@ -148,14 +148,14 @@ def test_each_game_has_its_own_budget_and_archway_tries_thousands() -> None:
 
 
 def test_the_chosen_deal_is_proved_winnable(db: None) -> None:
-    daily = dailies.daily_prepare(game="citadel", date=DAY)
+    daily = dailies.daily_prepare(slug="citadel", date=DAY)
 
     board = Board("citadel", daily.deal)
     for move in daily.solution.split():
         board.play(move)
     assert board.is_won() and board.ply == daily.par
     assert daily.deal in set(dailies.candidate_deals("citadel", DAY))
-    assert dailies.daily_prepare(game="citadel", date=DAY).pk == daily.pk
+    assert dailies.daily_prepare(slug="citadel", date=DAY).pk == daily.pk
 
 
 def test_no_archway_pool_of_answers_is_left_in_the_repository() -> None:
@@ -174,7 +174,7 @@ def test_concurrent_preparations_store_one_daily() -> None:
     def prepare() -> None:
         barrier.wait()
         try:
-            results.append(dailies.daily_prepare(game="citadel", date=DAY).pk)
+            results.append(dailies.daily_prepare(slug="citadel", date=DAY).pk)
         except Exception as error:  # reported by the assertion below
             results.append(error)
         finally:
@@ -388,7 +388,7 @@ def test_one_daily_game_per_player_even_after_a_win(daily: Daily, member) -> Non
 
     assert again == game and again.is_finished
     with pytest.raises(IntegrityError):
-        services.game_start(player=member, game="citadel", deal=3, daily=daily, now=NOON)
+        services.game_start(player=member, slug="citadel", deal=3, daily=daily, now=NOON)
 
 
 @pytest.mark.django_db(transaction=True)

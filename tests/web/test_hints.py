@@ -107,7 +107,7 @@ def test_the_same_position_gets_the_same_hint_from_one_solver_run(
 ) -> None:
     other = Player.objects.create()
     games = [
-        services.game_start(player=who, game="beleaguered-castle", deal=2, autoplay=False, now=now)
+        services.game_start(player=who, slug="beleaguered-castle", deal=2, autoplay=False, now=now)
         for who in (player, other, player)
     ]
     texts = [
@@ -252,7 +252,7 @@ def test_hint_and_analyse_on_a_daily_game_both_count_as_hints(
         game="beleaguered-castle", date=now.date(), deal=2, par=90, solution="-"
     )
     game = services.game_start(
-        player=player, game="beleaguered-castle", deal=2, autoplay=False, daily=daily, now=now
+        player=player, slug="beleaguered-castle", deal=2, autoplay=False, daily=daily, now=now
     )
     owner_client.post(reverse("games:hint", args=[game.pk]), headers=HX)
     owner_client.get(reverse("games:analyse", args=[game.pk]), headers=HX)

@@ -39,7 +39,7 @@ def pool(now: datetime) -> Callable[..., DealVerdict]:
     """Pool a deal as a fill task would (solving it here, in the test)."""
 
     def add(game: str, deal: int) -> DealVerdict:
-        entry = pools.pool_add(game=game, deal=deal, now=now)
+        entry = pools.pool_add(slug=game, deal=deal, now=now)
         assert entry is not None, f"{game} {deal} should be won and playable"
         return entry
 
@@ -238,7 +238,7 @@ def test_no_dealt_game_starts_without_a_legal_move(
 def test_dead_deals_are_never_pooled(now: datetime) -> None:
     for deal in DEAD_FORTRESS:
         assert not dealing.is_playable(Board("fortress", deal))
-        assert pools.pool_add(game="fortress", deal=deal, now=now) is None
+        assert pools.pool_add(slug="fortress", deal=deal, now=now) is None
     assert not DealVerdict.objects.exists()
 
 
@@ -449,7 +449,7 @@ def test_a_solve_made_elsewhere_is_recorded_with_its_difficulty(now: datetime) -
     result = solve(Board(rules, 2), max_nodes=pools.POOL_NODES)
     assert result.stats is not None
 
-    row = pools.verdict_record(game="chessboard", deal=2, result=result, now=now)
+    row = pools.verdict_record(slug="chessboard", deal=2, result=result, now=now)
 
     assert row.verdict == "winnable" and not row.pooled
     assert replays_to_a_win("chessboard", 2, row.line)

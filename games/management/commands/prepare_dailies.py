@@ -48,7 +48,7 @@ class Command(BaseCommand):
                     if measure:
                         par = len(choose_deal(slug, date)[1])
                     else:
-                        par = daily_prepare(game=slug, date=date).par
+                        par = daily_prepare(slug=slug, date=date).par
                 except DailyUnavailable as error:
                     missing += 1
                     self.stdout.write(f"{date} {slug:<20} none: {error}")
