@@ -147,8 +147,14 @@ def _daily_ending(game: Game, now: datetime) -> dict[str, object]:
     assert daily is not None
     row = leaderboard.own_row(daily, game.owner, now=now)
     players = leaderboard.winners_by_daily([daily]).get(daily.pk, 0)
-    rank = row.rank if row else None
-    return daily_ending(game, rank=rank, ranked=bool(row and row.ranked), players=players)
+    return daily_ending(
+        game.game,
+        moves=game.ply,
+        par=daily.par,
+        rank=row.rank if row else None,
+        ranked=bool(row and row.ranked),
+        players=players,
+    )
 
 
 def _clock(game: Game, now: datetime) -> dict[str, int] | None:

@@ -130,7 +130,7 @@ def my_games(request: HttpRequest) -> HttpResponse:
         else Game.objects.none()
     )
     page = Paginator(games, GAMES_PER_PAGE).get_page(request.GET.get("page"))
-    rows = [(game, thumbnail(game)) for game in page]
+    rows = [(game, thumbnail(game.position)) for game in page]
     return render(request, "games/my_games.html", {"page": page, "rows": rows})
 
 
