@@ -43,7 +43,8 @@ class Deal:
 
     The deck is PySolFC's shuffle for the deal number (``pysol_cards``), dealt from the top.
     Cards that start foundations are taken out first, in deck order. Then ``rounds`` rounds
-    over all tableau piles, then one card to each pile in ``extra_to`` (0-based), then, when
+    over the tableau piles (round ``r`` starts at pile ``round_starts[r]``, 0 when not given:
+    Somerset's staircase), then one card to each pile in ``extra_to`` (0-based), then, when
     ``rest_to_reserves``, every remaining card onto the reserve pile of its rank.
     ``to_foundations`` (Citadel): a card that fits its foundation goes there instead of onto
     its pile, and that pile's turn is used up.
@@ -53,6 +54,21 @@ class Deal:
     extra_to: tuple[int, ...] = ()
     to_foundations: bool = False
     rest_to_reserves: bool = False
+    round_starts: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.round_starts and len(self.round_starts) != self.rounds:
+            raise ValueError(f"{self.rounds} rounds need {self.rounds} round starts")
+
+    def plan(self, piles: int) -> list[int]:
+        """The tableau pile (0-based) each dealt card goes to, in dealing order.
+
+        >>> Deal(rounds=3, round_starts=(0, 1, 2)).plan(3)
+        [0, 1, 2, 1, 2, 2]
+        """
+        starts = self.round_starts or (0,) * self.rounds
+        order = [pile for start in starts for pile in range(start, piles)]
+        return order + list(self.extra_to)
 
 
 def _suited(**kwargs: object) -> tuple[FoundationRule, ...]:
