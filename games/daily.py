@@ -57,6 +57,20 @@ SECONDS_CAP = 60.0
 """A safety cap per candidate, far above what the node budget takes on this hardware."""
 
 
+def family_game(date: dt.date) -> str:
+    """The family game of ``date``: the games beyond the six classics take turns, one a
+    day, in the order the site lists them (the same on every server, known in advance:
+    only the deals are secret)."""
+    family = [slug for slug, rules in GAMES.items() if not rules.is_classic]
+    return family[date.toordinal() % len(family)]
+
+
+def daily_games(date: dt.date) -> list[str]:
+    """The games with a daily on ``date``: the six classics, then the family game of the
+    day."""
+    return [slug for slug, rules in GAMES.items() if rules.is_classic] + [family_game(date)]
+
+
 def min_human_gap() -> dt.timedelta:
     """The speed rule: a win whose player-made moves (auto-play excluded) came with a median
     gap under this (``DAILY_MIN_HUMAN_GAP_MS``, default 150 ms) is flagged. People need

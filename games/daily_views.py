@@ -20,7 +20,7 @@ from games.daily_tasks import daily_request
 from games.models import Daily
 from games.players import current_player, known_player
 from games.presentation import histogram
-from games.rules import GAMES
+from games.rules import get_game
 from games.views import rules_or_404
 
 ROWS_PER_PAGE = 50
@@ -54,7 +54,7 @@ def _day(request: HttpRequest, date: dt.date) -> HttpResponse:
             "winners": winners.get(prepared[slug].pk, 0) if slug in prepared else 0,
             "mine": status.get(prepared[slug].pk, {}) if slug in prepared else {},
         }
-        for slug, rules in GAMES.items()
+        for slug, rules in ((slug, get_game(slug)) for slug in dailies.daily_games(date))
     ]
     tomorrow = dt.datetime.combine(today + dt.timedelta(days=1), dt.time(), tzinfo=dt.UTC)
     context = {

@@ -262,7 +262,7 @@ def test_a_missing_today_is_being_prepared_with_one_task_however_many_requests(
     monkeypatch.setattr(dailies, "choose_deal", lambda game, date: (3, LINE))
     run_tasks()
 
-    assert Daily.objects.filter(date=utc_now().date()).count() == len(GAMES)
+    assert Daily.objects.filter(date=utc_now().date()).count() == 7
     assert "being prepared" not in client.get(reverse("games:daily")).text
     assert DBTaskResult.objects.count() == 1
 
@@ -333,9 +333,11 @@ def test_the_preparation_task_stores_every_game_of_the_day(db: None, monkeypatch
 
     pars = daily_tasks.prepare_day.call(str(DAY))
 
-    assert pars == dict.fromkeys(GAMES, 2)  # never the deals: task results are kept
+    # The six classics and the family game of the day; never the deals (results are kept).
+    assert pars == dict.fromkeys(dailies.daily_games(DAY), 2)
+    assert len(pars) == 7 and dailies.family_game(DAY) in pars
     assert set(Daily.objects.values_list("deal", flat=True)) == {7}
-    assert Daily.objects.filter(date=DAY).count() == len(GAMES)
+    assert Daily.objects.filter(date=DAY).count() == 7
 
 
 # -- entries and ranking ---------------------------------------------------------------
