@@ -200,6 +200,18 @@ def test_prepare_dailies_twice_creates_each_day_once(db: None, capsys) -> None:
     assert all(f"deal {d.deal}" not in out for d in Daily.objects.all())  # secret ahead
 
 
+def test_prepare_dailies_prepares_each_days_daily_games_by_default(
+    db: None, monkeypatch, capsys
+) -> None:
+    monkeypatch.setattr(dailies, "choose_deal", lambda game, date: (7, ["t1-t2"]))
+    call_command("prepare_dailies", "--days", "1")
+
+    today = dailies.utc_today(utc_now())
+    for date in (today, today + dt.timedelta(days=1)):
+        stored = set(Daily.objects.filter(date=date).values_list("game", flat=True))
+        assert stored == set(dailies.daily_games(date))
+
+
 # -- no solver in a request; background preparation ---------------------------------------
 
 
