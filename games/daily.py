@@ -53,6 +53,20 @@ SECONDS_CAP = 60.0
 """A safety cap per candidate, far above what the node budget takes on this hardware."""
 
 
+def family_game(date: dt.date) -> str:
+    """The family game of ``date``: the games beyond the six classics take turns, one a
+    day, in the order the site lists them (the same on every server, known in advance:
+    only the deals are secret)."""
+    family = [slug for slug, rules in GAMES.items() if not rules.is_classic]
+    return family[date.toordinal() % len(family)]
+
+
+def daily_games(date: dt.date) -> list[str]:
+    """The games with a daily on ``date``: the six classics, then the family game of the
+    day."""
+    return [slug for slug, rules in GAMES.items() if rules.is_classic] + [family_game(date)]
+
+
 class DailyUnavailable(Exception):
     """No candidate deal for this game and date was proved winnable within the budget."""
 

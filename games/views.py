@@ -32,7 +32,16 @@ from games.presentation import (
     move_list,
     parse_selection,
 )
-from games.rules import GAMES, GameRecord, GameRules, Move, ReplayError, RulesError, get_game
+from games.rules import (
+    GAMES,
+    GROUPS,
+    GameRecord,
+    GameRules,
+    Move,
+    ReplayError,
+    RulesError,
+    get_game,
+)
 
 GAME_PAGE = "games/game.html"
 
@@ -45,11 +54,19 @@ class HtmxHttpRequest(HttpRequest):
 
 @require_safe
 def home(request: HtmxHttpRequest) -> HttpResponse:
-    previews = [(rules, layout_preview(slug)) for slug, rules in GAMES.items()]
+    groups = [
+        (key, *GROUPS[key], [(r, layout_preview(r.slug)) for r in GAMES.values() if r.group == key])
+        for key in GROUPS
+    ]
     player = known_player(request)
     resume = player.games.filter(status=Game.Status.PLAYING).first() if player else None
     deals = DealsForm(initial={"deals": player.new_deals if player else DealChoice.WINNABLE})
-    context = {"previews": previews, "resume": resume, "deals_form": deals}
+    context = {
+        "groups": [group for group in groups if group[-1]],
+        "first": next(iter(GAMES)),
+        "resume": resume,
+        "deals_form": deals,
+    }
     return render(request, "games/home.html", context)
 
 

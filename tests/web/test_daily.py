@@ -200,6 +200,18 @@ def test_prepare_dailies_twice_creates_each_day_once(db: None, capsys) -> None:
     assert all(f"deal {d.deal}" not in out for d in Daily.objects.all())  # secret ahead
 
 
+def test_prepare_dailies_prepares_each_days_daily_games_by_default(
+    db: None, monkeypatch, capsys
+) -> None:
+    monkeypatch.setattr(dailies, "choose_deal", lambda game, date: (7, ["t1-t2"]))
+    call_command("prepare_dailies", "--days", "1")
+
+    today = dailies.utc_today(utc_now())
+    for date in (today, today + dt.timedelta(days=1)):
+        stored = set(Daily.objects.filter(date=date).values_list("game", flat=True))
+        assert stored == set(dailies.daily_games(date))
+
+
 # -- no solver in a request; background preparation ---------------------------------------
 
 
@@ -262,7 +274,7 @@ def test_a_missing_today_is_being_prepared_with_one_task_however_many_requests(
     monkeypatch.setattr(dailies, "choose_deal", lambda game, date: (3, LINE))
     run_tasks()
 
-    assert Daily.objects.filter(date=utc_now().date()).count() == len(GAMES)
+    assert Daily.objects.filter(date=utc_now().date()).count() == 7
     assert "being prepared" not in client.get(reverse("games:daily")).text
     assert DBTaskResult.objects.count() == 1
 
@@ -333,9 +345,11 @@ def test_the_preparation_task_stores_every_game_of_the_day(db: None, monkeypatch
 
     pars = daily_tasks.prepare_day.call(str(DAY))
 
-    assert pars == dict.fromkeys(GAMES, 2)  # never the deals: task results are kept
+    # The six classics and the family game of the day; never the deals (results are kept).
+    assert pars == dict.fromkeys(dailies.daily_games(DAY), 2)
+    assert len(pars) == 7 and dailies.family_game(DAY) in pars
     assert set(Daily.objects.values_list("deal", flat=True)) == {7}
-    assert Daily.objects.filter(date=DAY).count() == len(GAMES)
+    assert Daily.objects.filter(date=DAY).count() == 7
 
 
 # -- entries and ranking ---------------------------------------------------------------

@@ -28,6 +28,9 @@ WINNABLE = {
     "fortress": 3,
     "chessboard": 2,
     "archway": 783,
+    "castles-in-spain": 1,
+    "somerset": 2,
+    "morehead": 1,
 }
 """A deal of each game the solver wins within the pool's budget."""
 DEAD_FORTRESS = [26, 34, 46, 60]
