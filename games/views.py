@@ -289,7 +289,7 @@ def hint(request: HttpRequest, game_id: str) -> HttpResponse:
     message, bad_news = hint_message(board, answer)
     move = answer.move
     # Without JavaScript the hinted card comes selected: one click on its destination plays it.
-    selected = None if request.htmx or move is None else move.notation().rsplit("-", 1)[0]
+    selected = None if request.htmx or move is None else move.selection
     context = _context(request, game, board, selected, message=message, hint=move, error=bad_news)
     if not request.htmx:
         return render(request, GAME_PAGE, context)
@@ -491,6 +491,8 @@ def _context(
         "can_redo": owner and not won and game.redo > 0,
         "can_restart": owner and not won and game.ply > services.opening_ply(game, board),
         "clock": _clock(game) if owner and not game.is_finished else None,
+        "played": (),
+        "back": False,
     }
     # What the controls show, as the board script's Castle-Controls header says it back.
     flags = [context[name] for name in ("can_undo", "can_redo", "can_restart", "won")]
