@@ -23,6 +23,8 @@ from django.shortcuts import render
 from django_htmx.http import reswap, retarget
 from django_ratelimit.core import get_usage
 
+from games.players import session_player_id
+
 View = Callable[..., HttpResponse]
 
 
@@ -44,8 +46,6 @@ def _ip_key(group: str, request: HttpRequest) -> str:
 
 
 def _player_key(group: str, request: HttpRequest) -> str:
-    from games.players import session_player_id
-
     player_id = session_player_id(request)
     return str(player_id) if player_id else ""
 

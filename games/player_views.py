@@ -103,7 +103,6 @@ def profile(request: HttpRequest) -> HttpResponse:
         prefs_form = PreferencesForm(request.POST)
         if prefs_form.is_valid():
             player_set_preferences(player=player, **prefs_form.cleaned_data)
-            request.session["four_colour"] = player.four_colour
             return redirect("games:profile")
     context = {"player": player, "name_form": name_form, "prefs_form": prefs_form}
     bad = name_form.errors or prefs_form.errors

@@ -58,6 +58,14 @@ def known_player(request: HttpRequest) -> Player | None:
     return player
 
 
+def prefers_four_colour(player_id: uuid.UUID | None) -> bool:
+    """Whether the player draws the deck in four colours (a preference kept on the player,
+    so it follows an account to every browser)."""
+    if player_id is None:
+        return False
+    return bool(Player.objects.filter(pk=player_id).values_list("four_colour", flat=True).first())
+
+
 def remember_session(*, user: object, session_key: str | None) -> None:
     """Index a logged-in session under its account, so ``end_sessions`` can find it."""
     if session_key:

@@ -19,8 +19,6 @@ from games.rules.solver import Hint
 from games.rules.variants import Arch, Wings
 
 if TYPE_CHECKING:
-    from datetime import datetime
-
     from games.models import Game
 
 SUIT_SYMBOLS = "♣♦♥♠"
@@ -458,23 +456,21 @@ def move_list(board: Board, line: list[str], *, first: int = 1) -> list[tuple[in
     return moves
 
 
-def daily_ending(game: Game, *, now: datetime) -> dict[str, object]:
-    """What a daily win shows: moves against par, the player's place among the day's ranked
-    winners (or where an unranked win would place) and the next game's daily of that day."""
-    from games.daily import own_row, winners_by_daily  # the daily module reads the database
-
+def daily_ending(game: Game, *, rank: int | None, ranked: bool, players: int) -> dict[str, object]:
+    """What a daily win shows: moves against par, the player's place among the day's
+    ``players`` ranked winners (``rank``, or where an unranked win would place) and the next
+    game's daily of that day."""
     daily = game.daily
     assert daily is not None
-    row = own_row(daily, game.owner, now=now)
     slugs = list(GAMES)
     following = GAMES[slugs[(slugs.index(game.game) + 1) % len(slugs)]]
     over = game.ply - daily.par
     return {
         "over_par": over,
         "under_par": -over,
-        "rank": row.rank if row else None,
-        "ranked": bool(row and row.ranked),
-        "players": winners_by_daily([daily]).get(daily.pk, 0),
+        "rank": rank,
+        "ranked": ranked,
+        "players": players,
         "next": {"slug": following.slug, "name": following.name},
     }
 

@@ -22,7 +22,7 @@ from django.db import connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Field
 
-from games.models import Game, Move
+from games.models import Game, PlayedMove
 
 Converter = Callable[[Any, Any, BaseDatabaseWrapper], Any]
 
@@ -78,7 +78,9 @@ def _prepare(connection: BaseDatabaseWrapper) -> _Statements:
         f"{quote(Game._meta.get_field(name).column)} = %s" for name in ("version", *SWAPPED)
     )
     version = quote(Game._meta.get_field("version").column)
-    move_columns = ", ".join(quote(Move._meta.get_field(name).column) for name in MOVE_COLUMNS)
+    move_columns = ", ".join(
+        quote(PlayedMove._meta.get_field(name).column) for name in MOVE_COLUMNS
+    )
     placeholders = "(" + ", ".join(["%s"] * len(MOVE_COLUMNS)) + ")"
     return _Statements(
         select_game=f"SELECT {columns} FROM {game_table} WHERE {pk_column} = %s",
@@ -87,13 +89,13 @@ def _prepare(connection: BaseDatabaseWrapper) -> _Statements:
             f"UPDATE {game_table} SET {assignments} WHERE {pk_column} = %s AND {version} = %s"
         ),
         insert_move_row=placeholders,
-        insert_moves=f"INSERT INTO {quote(Move._meta.db_table)} ({move_columns}) VALUES ",
+        insert_moves=f"INSERT INTO {quote(PlayedMove._meta.db_table)} ({move_columns}) VALUES ",
         select_line=(
-            f"SELECT {quote(Move._meta.get_field('notation').column)}"
-            f" FROM {quote(Move._meta.db_table)}"
-            f" WHERE {quote(Move._meta.get_field('game').column)} = %s"
-            f" AND {quote(Move._meta.get_field('undone').column)} = %s"
-            f" ORDER BY {quote(Move._meta.get_field('ply').column)}"
+            f"SELECT {quote(PlayedMove._meta.get_field('notation').column)}"
+            f" FROM {quote(PlayedMove._meta.db_table)}"
+            f" WHERE {quote(PlayedMove._meta.get_field('game').column)} = %s"
+            f" AND {quote(PlayedMove._meta.get_field('undone').column)} = %s"
+            f" ORDER BY {quote(PlayedMove._meta.get_field('ply').column)}"
         ),
     )
 
@@ -131,7 +133,7 @@ def read_line(game: Game, *, using: str = "default") -> list[str]:
     """The notation of the game's current line, in play order (its moves not undone)."""
     connection = connections[using]
     statements = _for(connection)
-    game_key = Move._meta.get_field("game").get_db_prep_value(game.pk, connection)
+    game_key = PlayedMove._meta.get_field("game").get_db_prep_value(game.pk, connection)
     with connection.cursor() as cursor:
         cursor.execute(statements.select_line, [game_key, False])
         return [notation for (notation,) in cursor.fetchall()]
@@ -172,8 +174,8 @@ def insert_moves(
         return
     connection = connections[using]
     statements = _for(connection)
-    game_key = Move._meta.get_field("game").get_db_prep_save(game.pk, connection)
-    played_at = Move._meta.get_field("played_at").get_db_prep_save(now, connection)
+    game_key = PlayedMove._meta.get_field("game").get_db_prep_save(game.pk, connection)
+    played_at = PlayedMove._meta.get_field("played_at").get_db_prep_save(now, connection)
     values: list[Any] = []
     for offset, (notation, auto) in enumerate(played):
         values += [game_key, first_ply + offset, notation, auto, False, played_at]

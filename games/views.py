@@ -18,31 +18,20 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import reswap, retarget
 
-from games import limits, pool_views, pools, services, solver_jobs
-from games.daily import game_visible_to, is_late, live_daily_of_deal
+from games import limits, pages, pool_views, pools, services, solver_jobs
+from games.daily import live_daily_of_deal, live_deal_refusal, secrecy_refusal
 from games.forms import ActionForm, DealsForm, ImportForm, MoveForm, PlayForm, ReplayForm
 from games.models import DealChoice, Game
 from games.players import current_player, known_player, session_player_id
 from games.presentation import (
     analysis_message,
     board_view,
-    daily_ending,
-    describe_outcome,
     hint_message,
     layout_preview,
     move_list,
     parse_selection,
-    touched_piles,
 )
-from games.rules import (
-    GAMES,
-    GameRecord,
-    GameRules,
-    Move,
-    ReplayError,
-    RulesError,
-    get_game,
-)
+from games.rules import GAMES, GameRecord, GameRules, Move, ReplayError, RulesError, get_game
 
 GAME_PAGE = "games/game.html"
 
@@ -124,10 +113,9 @@ def game_page(request: HttpRequest, game_id: str) -> HttpResponse:
         return secret
     board = services.game_board(game)
     selected = parse_selection(board, request.GET.get("select")) if _owns(request, game) else None
-    context = _context(request, game, board, selected)
-    context.update(pool_views.badge(game))
-    template = GAME_PAGE + ("#board" if request.htmx else "")
-    return render(request, template, context)
+    page = pages.game_page(game, board, selected=selected, **_viewer(request))
+    page.update(pool_views.badge(game))
+    return render(request, GAME_PAGE + ("#board" if request.htmx else ""), page)
 
 
 @require_POST
@@ -227,12 +215,8 @@ def import_record(request: HttpRequest) -> HttpResponse:
             error = str(bad)[0].upper() + str(bad)[1:]
         else:
             if live := live_daily_of_deal(game=record.game, deal=record.deal, now=timezone.now()):
-                return render(
-                    request,
-                    "games/import.html",
-                    {"form": form, "error": _live_daily_refusal(live)},
-                    status=403,
-                )
+                context = {"form": form, "error": live_deal_refusal(live)}
+                return render(request, "games/import.html", context, status=403)
             try:
                 game = services.game_import(
                     player=current_player(request), record=record, now=timezone.now()
@@ -290,13 +274,19 @@ def hint(request: HttpRequest, game_id: str) -> HttpResponse:
     move = answer.move
     # Without JavaScript the hinted card comes selected: one click on its destination plays it.
     selected = None if request.htmx or move is None else move.selection
-    context = _context(request, game, board, selected, message=message, hint=move, error=bad_news)
-    if not request.htmx:
-        return render(request, GAME_PAGE, context)
-    context["changed"] = touched_piles(
-        context["view"], board, [move.notation()] if move else [], back=True
+    page = pages.game_page(
+        game,
+        board,
+        selected=selected,
+        message=message,
+        hint=move,
+        error=bad_news,
+        **_viewer(request),
     )
-    return _partials(request, context)
+    if not request.htmx:
+        return render(request, GAME_PAGE, page)
+    played = [move.notation()] if move else []
+    return _partials(request, pages.with_changes(page, board, played, back=True))
 
 
 @limits.rate_limited("analyse", *limits.ANALYSE)
@@ -352,20 +342,14 @@ def record(request: HttpRequest, game_id: str) -> HttpResponse:
 
 def _secret(request: HttpRequest, game: Game) -> HttpResponse | None:
     """A refusal when ``game`` is someone else's daily game whose day is still live."""
-    if game_visible_to(game, session_player_id(request), now=timezone.now()):
-        return None
-    message = (
-        "This is another player's daily challenge game: its moves stay secret until the day "
-        "ends (midnight UTC). Then it is a public replay."
-    )
-    return render(request, "games/error.html", {"message": message}, status=403)
+    if message := secrecy_refusal(game, session_player_id(request), now=timezone.now()):
+        return render(request, "games/error.html", {"message": message}, status=403)
+    return None
 
 
-def _live_daily_refusal(daily: Any) -> str:
-    return (
-        f"This is the deal of today's {daily.rules.name} daily challenge: it can only be played "
-        "as your daily game until the day ends (midnight UTC)."
-    )
+def _viewer(request: HttpRequest) -> dict[str, Any]:
+    """Who looks at a game page, and when: the keywords of the ``pages`` builders."""
+    return {"viewer": session_player_id(request), "now": timezone.now()}
 
 
 def _act(
@@ -394,23 +378,7 @@ def _act(
         return _refused(request, game_id, str(error), status=422, selected=selected)
     if not request.htmx:
         return _see_other(outcome.game)
-    message = describe_outcome(
-        outcome.board,
-        outcome.played,
-        automatic=outcome.automatic,
-        back=outcome.back,
-        restart=kind == "restart",
-    )
-    if kind == "autoplay":
-        message = f"Auto-play is {'on' if outcome.game.autoplay else 'off'}. {message}".strip()
-    context = _context(request, outcome.game, outcome.board, None, message=message, error=False)
-    view = context["view"]
-    if kind == "restart":
-        context["changed"] = list(view.piles.values())
-    else:
-        context["changed"] = touched_piles(view, outcome.board, outcome.played, back=outcome.back)
-    context |= {"played": outcome.played, "back": outcome.back}
-    return _partials(request, context)
+    return _partials(request, pages.after_action(outcome, kind=kind, **_viewer(request)))
 
 
 def _partials(request: HttpRequest, context: dict[str, Any], status: int = 200) -> HttpResponse:
@@ -433,11 +401,11 @@ def _conflict(request: HttpRequest, error: services.GameConflict) -> HttpRespons
     except Game.DoesNotExist as gone:  # deleted while this action was on its way
         raise Http404("This game was deleted") from gone
     board = services.game_board(game)
-    context = _context(request, game, board, None, message=str(error))
     if not request.htmx:
-        return render(request, GAME_PAGE, context, status=409)
-    context["changed"] = list(context["view"].piles.values())
-    return _partials(request, context, status=409)
+        page = pages.game_page(game, board, message=str(error), **_viewer(request))
+        return render(request, GAME_PAGE, page, status=409)
+    page = pages.after_conflict(game, board, message=str(error), **_viewer(request))
+    return _partials(request, page, status=409)
 
 
 def _refused(
@@ -445,9 +413,8 @@ def _refused(
 ) -> HttpResponse:
     """The board stays as it was; the player reads why."""
     game = get_object_or_404(Game, pk=game_id)
-    if not request.htmx and not game_visible_to(
-        game, session_player_id(request), now=timezone.now()
-    ):  # someone else's live daily game: the reason, never its position
+    if not request.htmx and secrecy_refusal(game, session_player_id(request), now=timezone.now()):
+        # someone else's live daily game: the reason, never its position
         return render(request, "games/error.html", {"message": reason}, status=status)
     if request.htmx:
         response = render(
@@ -455,62 +422,9 @@ def _refused(
         )
         return reswap(retarget(response, "#status"), "outerHTML")
     board = services.game_board(game)
-    keep = selected if _owns(request, game) else None
-    context = _context(request, game, board, parse_selection(board, keep), message=reason)
-    return render(request, GAME_PAGE, context, status=status)
-
-
-def _context(
-    request: HttpRequest,
-    game: Game,
-    board: Any,
-    selected: str | None,
-    *,
-    message: str = "",
-    hint: Move | None = None,
-    error: bool | None = None,
-) -> dict[str, Any]:
-    owner = _owns(request, game)
-    won = board.is_won()
-    view = board_view(board, selected if owner else None, hint=hint)
-    context = {
-        "game": game,
-        "rules": game.rules,
-        "board": board,
-        "view": view,
-        "owner": owner,
-        "four_colour": request.session.get("four_colour", False),
-        "message": message,
-        "error": bool(message) if error is None else error,
-        "won": won,
-        "ending": daily_ending(game, now=timezone.now()) if won and game.daily_id else None,
-        "late": game.daily is not None and is_late(game.daily, game.finished_at or timezone.now()),
-        "stuck": owner and not won and board.is_cycle_stuck(),
-        # A won game is over: nothing to undo, redo or restart.
-        "can_undo": owner and not won and (game.ply > 0 or bool(game.restart_ply)),
-        "can_redo": owner and not won and game.redo > 0,
-        "can_restart": owner and not won and game.ply > services.opening_ply(game, board),
-        "clock": _clock(game) if owner and not game.is_finished else None,
-        "played": (),
-        "back": False,
-    }
-    # What the controls show, as the board script's Castle-Controls header says it back.
-    flags = [context[name] for name in ("can_undo", "can_redo", "can_restart", "won")]
-    context["controls"] = "".join("1" if flag else "0" for flag in [*flags, game.autoplay])
-    return context
-
-
-def _clock(game: Game) -> dict[str, int] | None:
-    """What the page's clock (static/js/clock.js) needs to tick between moves as the server
-    counts play time: the time stored, and the gap since the last action with its cap."""
-    if game.active_at is None:
-        return None
-    since = (timezone.now() - game.active_at).total_seconds()
-    return {
-        "elapsed": int(game.elapsed.total_seconds()),
-        "since": max(int(since), 0),
-        "cap": int(services.IDLE_CAP.total_seconds()),
-    }
+    keep = parse_selection(board, selected if _owns(request, game) else None)
+    page = pages.game_page(game, board, selected=keep, message=reason, **_viewer(request))
+    return render(request, GAME_PAGE, page, status=status)
 
 
 def _owns(request: HttpRequest, game: Game) -> bool:

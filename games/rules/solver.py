@@ -14,19 +14,19 @@
 How it gets its speed (the techniques of Shlomi Fish's fc-solve; ``bench_solver`` measures
 what each buys):
 
-- Its own compact position: tableau piles as ``bytes`` of card codes, foundations as their
-  lengths (plus Chessboard's base rank), Archway's reserves as counts per card. Moves are
-  played and taken back in place; the engine's :class:`Board` is used only to start from and
+- The engine's compact position (:class:`games.rules.position.Position`): tableau piles
+  as ``bytes`` of card codes, foundations as their lengths (plus Chessboard's base rank).
+  Moves are played and taken back in place; :class:`Board` is used only to start from and
   to replay the answer.
 - A transposition table keyed on a canonical position. Every tableau pile of a game obeys the
   same rules, so the key sorts the piles: positions that differ only by which pile holds what
   are one position. The foundations (and Archway's reserves) follow from the tableau, except
   Chessboard's base rank and, with Archway's twin cards, the foundation lengths, so only those
   join the key.
-- Safe auto-play inside the search: after every move, the foundation moves of
-  :mod:`games.rules.safety` (which never cost a win and never fix Chessboard's base) are
-  played at once, as part of that move's step. They are moves: they are in the returned line
-  and count in its length.
+- Safe auto-play inside the search: after every move, the safe foundation moves of the
+  engine's one rule (:meth:`games.rules.position.Position.safe_move`, which never cost a
+  win and never fix Chessboard's base) are played at once, as part of that move's step.
+  They are moves: they are in the returned line and count in its length.
 - Among several empty piles only one is tried (the others give the same canonical position),
   and a lone card never moves to an empty pile (that changes nothing).
 - A best-first scan: its heuristic counts cards still to go up, cards lying above a card

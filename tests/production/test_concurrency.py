@@ -22,10 +22,10 @@ from django.urls import reverse
 
 from games import daily as dailies
 from games import services
-from games.loadtest import replay_problems
-from games.models import Daily, Entry, Game, Move, Player
+from games.models import Daily, Entry, Game, PlayedMove, Player
 from games.rules import GAMES, RulesError
 from games.rules.record import split_record
+from tools.loadtest import replay_problems
 
 from .helpers import NOW, browser
 
@@ -454,7 +454,7 @@ def test_a_delete_racing_moves_leaves_no_orphan_and_no_500(attempt: int) -> None
 
     assert all(status < 500 for status in statuses), statuses
     assert not Game.objects.filter(pk=game.pk).exists()
-    assert not Move.objects.filter(game_id=game.pk).exists()
+    assert not PlayedMove.objects.filter(game_id=game.pk).exists()
 
 
 def test_analyse_requests_at_once_queue_one_task() -> None:

@@ -22,9 +22,9 @@ from hypothesis import strategies as st
 
 from games import services
 from games.forms import MoveForm
-from games.loadtest import replay_problems
-from games.models import Game, Move, Player
+from games.models import Game, PlayedMove, Player
 from games.rules import GAMES, MAX_DEAL, RulesError
+from tools.loadtest import replay_problems
 
 from .helpers import CSRF_SECRET, NOW, OUTCOMES, REQUESTS, STATUSES, browser
 
@@ -122,7 +122,7 @@ class World:
         rows = {g["id"]: g for g in Game.objects.filter(pk__in=self.ids()).values()}
         moves: dict[uuid.UUID, list] = {pk: [] for pk in rows}
         for move in (
-            Move.objects.filter(game__in=rows)
+            PlayedMove.objects.filter(game__in=rows)
             .order_by("game", "ply")
             .values_list("game", "ply", "notation", "auto", "undone")
         ):

@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from games import services
 from games.forms import IMPORT_MAX_CHARS
-from games.models import Game, Move, Player
+from games.models import Game, PlayedMove, Player
 from games.rules import GameRecord
 from games.rules.cli import main as cli_main
 
@@ -156,7 +156,7 @@ def test_an_import_past_the_move_cap_is_refused_and_stores_nothing(
 
     assert response.status_code == 400
     assert "at most 2,000 moves" in response.text
-    assert Game.objects.count() == 0 and Move.objects.count() == 0
+    assert Game.objects.count() == 0 and PlayedMove.objects.count() == 0
 
 
 def test_an_import_at_the_move_cap_is_taken(owner_client: Client, db: None) -> None:
@@ -319,7 +319,7 @@ def test_a_move_racing_a_delete_is_a_404_not_a_500(
     )
 
     assert response.status_code == 404
-    assert Move.objects.count() == 0
+    assert PlayedMove.objects.count() == 0
 
 
 @pytest.mark.parametrize(

@@ -7,8 +7,8 @@ from django.test import Client
 from django.urls import reverse
 
 from games import services
-from games.models import Game, Move, Player
-from games.players import SESSION_KEY, player_set_name
+from games.models import Game, PlayedMove, Player
+from games.players import SESSION_KEY, player_set_name, player_set_preferences
 from games.rules import Board, GameRecord, solver
 from games.stats import player_stats
 
@@ -210,7 +210,7 @@ def test_import_names_the_first_bad_line(
 
 def played(game: Game) -> Game:
     """Mark ``game`` as one the player moved in (what statistics count)."""
-    Move.objects.create(game=game, ply=game.ply + 1, notation="t1-t2", undone=True)
+    PlayedMove.objects.create(game=game, ply=game.ply + 1, notation="t1-t2", undone=True)
     return game
 
 
@@ -251,6 +251,25 @@ def test_the_four_colour_preference_colours_the_board(owner_client: Client, game
         'class="board wings beleaguered-castle four"'
         in owner_client.get(game.get_absolute_url()).text
     )
+
+
+def test_the_four_colour_preference_follows_the_player_to_another_browser(
+    client_for, player: Player, game: Game
+) -> None:
+    """The preference lives on the player, not in the session that set it."""
+    player_set_preferences(player=player, four_colour=True, autoplay=True)
+
+    body = client_for(player).get(game.get_absolute_url()).text
+
+    assert 'class="board wings beleaguered-castle four"' in body
+
+
+def test_the_four_colour_preference_is_the_viewers(other_client: Client, game: Game) -> None:
+    Player.objects.filter(pk=game.owner_id).update(four_colour=True)
+
+    body = other_client.get(game.get_absolute_url()).text
+
+    assert 'class="board wings beleaguered-castle"' in body
 
 
 def test_a_game_opened_and_left_is_not_a_game_played(player: Player, now) -> None:
