@@ -8,8 +8,9 @@ from dataclasses import dataclass
 
 from .cards import Card
 from .errors import NotationError
+from .piles import KIND_LETTERS, Pile, PileKind, read_selection, selection_text
 
-_PILE = r"[tfr]\d{1,2}"
+_PILE = rf"[{KIND_LETTERS}]\d{{1,2}}"
 _MOVE = re.compile(rf"^(?:(?P<source>{_PILE})|r:(?P<card>\w{{2,3}}))-(?P<target>{_PILE}|f)$")
 
 
@@ -41,7 +42,7 @@ class Move:
         match = _MOVE.match(text.strip().lower())
         if match is None:
             raise NotationError(
-                f"{text!r} is not a move: write FROM-TO with piles t1, f2, r3 "
+                f"{text!r} is not a move: write FROM-TO with piles t1, f2, r3, c1 "
                 "(for example t3-t5, t3-f2, t3-f or r:7H-f3)"
             )
         if match["card"] is not None:
@@ -49,12 +50,39 @@ class Move:
                 card = Card.from_str(match["card"])
             except NotationError as error:
                 raise NotationError(f"{text!r}: {error}") from error
-            return cls(f"r{card.rank}", match["target"], card)
+            return cls(Pile(PileKind.RESERVE, card.rank).name, match["target"], card)
         return cls(match["source"], match["target"])
+
+    @classmethod
+    def from_selection(cls, selection: str, target: str) -> Move:
+        """The move of a selected card (``t3``, ``r:7H``: see :mod:`games.rules.piles`) to
+        ``target`` (a pile name, or ``f`` for the foundation that takes it).
+
+        >>> Move.from_selection("r:7H", "f").notation()
+        'r:7H-f'
+        """
+        pile, card = read_selection(selection)
+        if target != "f":
+            Pile.from_name(target)
+        return cls(pile.name, target, card)
+
+    @property
+    def selection(self) -> str:
+        """What selecting this move's card sends: ``t3``, ``r:7H``."""
+        return selection_text(self.source_pile, self.card)
 
     @property
     def to_foundation(self) -> bool:
-        return self.target.startswith("f")
+        return self.target == "f" or Pile.from_name(self.target).kind is PileKind.FOUNDATION
+
+    @property
+    def source_pile(self) -> Pile:
+        return Pile.from_name(self.source)
+
+    @property
+    def target_pile(self) -> Pile | None:
+        """The target pile; ``None`` for ``f``, "the foundation that takes it"."""
+        return None if self.target == "f" else Pile.from_name(self.target)
 
     def notation(self) -> str:
         if self.card is not None:

@@ -90,6 +90,35 @@ GROUPS: dict[str, tuple[str, str]] = {
 title and one line."""
 
 
+@dataclass(frozen=True)
+class Wings:
+    """The tableau in two wings either side of a column of foundations, cards fanned
+    sideways (Beleaguered Castle): ``left`` piles on the left, the rest on the right."""
+
+    left: int
+    kind = "wings"
+
+
+@dataclass(frozen=True)
+class Arch:
+    """Reserves in an arch over the central tableau piles, foundations in a row beneath
+    (Archway)."""
+
+    kind = "arch"
+
+
+@dataclass(frozen=True)
+class Rows:
+    """Foundations in a row (free cells beside them), tableau piles in a row beneath, cards
+    fanned downwards."""
+
+    kind = "rows"
+
+
+Screen = Wings | Arch | Rows
+"""How the page lays a game out: part of its declaration."""
+
+
 def _suited(**kwargs: object) -> tuple[FoundationRule, ...]:
     return tuple(FoundationRule(suit, **kwargs) for suit in (CLUBS, DIAMONDS, HEARTS, SPADES))  # type: ignore[arg-type]
 
@@ -102,13 +131,18 @@ class GameRules:
     name: str
     summary: str
     tableau: int
-    left_wing: int
+    screen: Screen
     foundations: tuple[FoundationRule, ...]
     build: Build
     deal: Deal
     decks: int = 1
-    reserves: bool = False
-    """Archway: thirteen reserve piles by rank, every card available, to foundations only."""
+    reserves: int = 0
+    """Reserve piles, one per rank from ace up (Archway: 13); every card of one is
+    available, and goes to a foundation only."""
+    cells: int = 0
+    """Free cells: each holds one card, available like a top card."""
+    kings_only: bool = False
+    """Only a king may go to an empty tableau pile."""
     options: tuple[str, ...] = ()
     aliases: tuple[str, ...] = field(default=())
     group: str = "classic"
@@ -147,7 +181,7 @@ BELEAGUERED_CASTLE = GameRules(
     name="Beleaguered Castle",
     summary="Eight piles of six flank the aces; build down regardless of suit, one card at a time.",
     tableau=8,
-    left_wing=4,
+    screen=Wings(left=4),
     foundations=_suited(dealt=True),
     build=DownAnySuit(),
     deal=Deal(rounds=6),
@@ -161,7 +195,7 @@ CITADEL = GameRules(
     name="Citadel",
     summary="Beleaguered Castle, but cards that fit a foundation go up while the deal is made.",
     tableau=8,
-    left_wing=4,
+    screen=Wings(left=4),
     foundations=_suited(dealt=True),
     build=DownAnySuit(),
     deal=Deal(rounds=6, to_foundations=True),
@@ -173,7 +207,7 @@ STREETS_AND_ALLEYS = GameRules(
     name="Streets and Alleys",
     summary="Beleaguered Castle with the aces left in the deal: the hardest of the three.",
     tableau=8,
-    left_wing=4,
+    screen=Wings(left=4),
     foundations=_suited(),
     build=DownAnySuit(),
     deal=Deal(rounds=6, extra_to=(0, 1, 2, 3)),
@@ -185,7 +219,7 @@ FORTRESS = GameRules(
     name="Fortress",
     summary="Ten short piles; build up or down in suit, no wrap between king and ace.",
     tableau=10,
-    left_wing=5,
+    screen=Wings(left=5),
     foundations=_suited(),
     build=SameSuitUpOrDown(wrap=False),
     deal=Deal(rounds=5, extra_to=(0, 5)),
@@ -196,7 +230,7 @@ CHESSBOARD = GameRules(
     name="Chessboard",
     summary="Fortress where your first foundation card sets the base rank, and ranks wrap.",
     tableau=10,
-    left_wing=5,
+    screen=Wings(left=5),
     foundations=_suited(first_rank=None, wrap=True),
     build=SameSuitUpOrDown(wrap=True),
     deal=Deal(rounds=5, extra_to=(0, 5)),
@@ -207,12 +241,12 @@ ARCHWAY = GameRules(
     name="Archway",
     summary="Two decks: four central piles, an arch of reserves by rank, eight foundations.",
     tableau=4,
-    left_wing=0,
+    screen=Arch(),
     foundations=_suited(dealt=True) + _suited(step=-1, first_rank=KING, dealt=True),
     build=NoBuilding(),
     deal=Deal(rounds=12, rest_to_reserves=True),
     decks=2,
-    reserves=True,
+    reserves=13,
 )
 
 # -- The family: PySolFC's other Castle games, dealt with PySolFC's numbers ------------
