@@ -25,6 +25,8 @@ from .variants import TAKE_BACK, FoundationRule, GameRules, get_game
 
 __all__ = ["Board", "RawMove"]
 
+_Legal = tuple[list[RawMove], list[Move]]
+
 
 class Board:
     """A game of one deal in progress: python-chess's ``Board`` for Castle games.
@@ -64,8 +66,8 @@ class Board:
             [*start.tableau, *start.foundations, *start.reserves, *start.cells],
             take_back=TAKE_BACK in self.options,
         )
-        self._legal: list[RawMove] | None = None
-        self._legal_stack: list[list[RawMove] | None] = []
+        self._legal: _Legal | None = None
+        self._legal_stack: list[_Legal | None] = []
         self._moves = _interned(self.book)
 
     @classmethod
@@ -169,17 +171,33 @@ class Board:
     def legal_moves(self) -> list[Move]:
         """Every legal move in a fixed order: source by source (tableau piles, reserves,
         free cells), and from each: to foundations, onto cards, to empty piles and cells."""
-        moves = self._moves
-        return [moves.get(raw) or self._move(raw) for raw in self._legal_raw()]
+        return list(self._legal_entry()[1])
 
     def raw_legal_moves(self) -> list[RawMove]:
         """The legal moves as ``(source, target, card)`` pile indexes and card codes."""
-        return list(self._legal_raw())
+        return list(self._legal_entry()[0])
 
     def _legal_raw(self) -> list[RawMove]:
+        return self._legal_entry()[0]
+
+    def _legal_entry(self) -> _Legal:
+        """The legal moves, raw and as moves: remembered for each position on the stack,
+        and per game by position signature (what they depend on: foundations and the cards
+        that may move), which random play and real games revisit most of the time."""
         legal = self._legal
         if legal is None:
-            legal = self._legal = self._pos.moves(by_source=True)
+            position = self._pos
+            key = position.signature()
+            if position.take_back:
+                key += b"\2"
+            cache = self.book.legal_cache
+            legal = cache.get(key)
+            if legal is None:
+                raw = position.moves(by_source=True)
+                if len(cache) > 200_000:
+                    cache.clear()
+                legal = cache[key] = (raw, [self._move(m) for m in raw])
+            self._legal = legal
         return legal
 
     def push(self, move: Move | RawMove) -> None:

@@ -138,6 +138,18 @@ class Position:
             return bytes(self.fl) + body
         return body
 
+    def signature(self) -> bytes:
+        """What the legal moves (unpruned) depend on: the foundations, the top card of each
+        tableau pile and free cell (0 when empty) and every reserve card. Equal signatures
+        have equal legal moves, so the board memoizes them by signature."""
+        book = self.book
+        piles = self.piles
+        tops = b"".join([p[-1:] or b"\0" for p in piles[: book.t]])
+        sig = bytes(self.fl) + _BYTE[self.base] + tops
+        if book.r0 < book.size:
+            sig += b"\1" + b"\1".join(piles[book.r0 :])
+        return sig
+
     def plain_key(self) -> bytes:
         """Every pile in place and every foundation's length: equal only for the same cards
         on the same piles."""

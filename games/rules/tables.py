@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cache
+from typing import Any
 
 from .cards import ALL_CARDS, Card, next_rank
 from .piles import Pile, PileKind
@@ -83,6 +84,11 @@ class RuleBook:
     total: int
     _sequences: dict[int, Sequences | None] = field(default_factory=dict, repr=False)
     wants_cache: dict[bytes, dict[int, list[int]]] = field(default_factory=dict, repr=False)
+    legal_cache: dict[bytes, tuple[list[tuple[int, int, int]], list[Any]]] = field(
+        default_factory=dict, repr=False
+    )
+    """The board's legal moves (raw and as :class:`Move` values) by position signature and
+    take-back option (see ``Board.legal_moves``): read only."""
     """What the foundations take next, per foundation state (see ``Position.wants``)."""
 
     def sequences(self, base: int) -> Sequences | None:
