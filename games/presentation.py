@@ -185,7 +185,8 @@ def board_view(
         pile.side = "found"
     to: dict[str, list[str]] = {}
     for move in legal:
-        to.setdefault(move.selection, []).append(move.target)
+        if move.count == 1:  # the board selects single cards; a run is played by notation
+            to.setdefault(move.selection, []).append(move.target)
     base = board.base_rank
     return BoardView(
         slug=rules.slug,

@@ -80,6 +80,8 @@ class RuleBook:
     """The player's first foundation move fixes the base rank (Chessboard)."""
     kings_only: bool
     """Only a king may go to an empty tableau pile."""
+    runs: bool
+    """Runs that follow the building rule may move together (see ``GameRules.runs``)."""
     decks: int
     total: int
     _sequences: dict[int, Sequences | None] = field(default_factory=dict, repr=False)
@@ -156,6 +158,7 @@ def rule_book(rules: GameRules) -> RuleBook:
         ),
         chosen_base=rules.base_is_chosen,
         kings_only=rules.kings_only,
+        runs=rules.runs,
         decks=rules.decks,
         total=rules.cards,
     )
