@@ -25,6 +25,7 @@ run: setup
 test: $(VENV)/.stamp-test $(CHROMIUM)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
 	$(VENV)/bin/pytest
 
 lint: $(VENV)/.stamp-test

@@ -53,6 +53,20 @@ SECONDS_CAP = 60.0
 """A safety cap per candidate, far above what the node budget takes on this hardware."""
 
 
+def family_game(date: dt.date) -> str:
+    """The family game of ``date``: the games beyond the six classics take turns, one a
+    day, in the order the site lists them (the same on every server, known in advance:
+    only the deals are secret)."""
+    family = [slug for slug, rules in GAMES.items() if not rules.is_classic]
+    return family[date.toordinal() % len(family)]
+
+
+def daily_games(date: dt.date) -> list[str]:
+    """The games with a daily on ``date``: the six classics, then the family game of the
+    day."""
+    return [slug for slug, rules in GAMES.items() if rules.is_classic] + [family_game(date)]
+
+
 class DailyUnavailable(Exception):
     """No candidate deal for this game and date was proved winnable within the budget."""
 
@@ -64,19 +78,19 @@ def utc_today(now: dt.datetime) -> dt.date:
 # -- deals --------------------------------------------------------------------------------
 
 
-def candidate_deals(game: str, date: dt.date, *, secret: str | None = None) -> Iterator[int]:
+def candidate_deals(slug: str, date: dt.date, *, secret: str | None = None) -> Iterator[int]:
     """The deal numbers a date tries, in order: stable across runs, processes and servers
     that share ``DAILY_SECRET``, and unpredictable without it."""
     key = (secret if secret is not None else settings.DAILY_SECRET).encode()
-    for index in range(BUDGETS[game].candidates):
-        message = f"castle daily {game} {date.isoformat()} {index}".encode()
+    for index in range(BUDGETS[slug].candidates):
+        message = f"castle daily {slug} {date.isoformat()} {index}".encode()
         digest = hmac.new(key, message, hashlib.sha256).digest()
         yield int.from_bytes(digest[:8], "big") % MAX_DEAL + 1
 
 
-def choose_deal(game: str, date: dt.date) -> tuple[int, list[str]]:
+def choose_deal(slug: str, date: dt.date) -> tuple[int, list[str]]:
     """The day's deal and a winning line for it (the proof). Solver work: seconds."""
-    rules = get_game(game)
+    rules = get_game(slug)
     budget = BUDGETS[rules.slug]
     for deal in candidate_deals(rules.slug, date):
         result = solve(Board(rules, deal), seconds=SECONDS_CAP, max_nodes=budget.nodes)
@@ -88,11 +102,11 @@ def choose_deal(game: str, date: dt.date) -> tuple[int, list[str]]:
     )
 
 
-def daily_prepare(*, game: str, date: dt.date) -> Daily:
+def daily_prepare(*, slug: str, date: dt.date) -> Daily:
     """Store the daily of ``game`` on ``date`` unless it exists (idempotent). Runs the
     solver: call it from the task worker or a command, never from a web request."""
-    slug = get_game(game).slug
-    if (daily := daily_get(game=slug, date=date)) is not None:
+    slug = get_game(slug).slug
+    if (daily := daily_get(slug=slug, date=date)) is not None:
         return daily
     deal, line = choose_deal(slug, date)
     try:
@@ -104,9 +118,9 @@ def daily_prepare(*, game: str, date: dt.date) -> Daily:
         return Daily.objects.get(game=slug, date=date)
 
 
-def daily_get(*, game: str, date: dt.date) -> Daily | None:
+def daily_get(*, slug: str, date: dt.date) -> Daily | None:
     """The prepared daily, if any (a read: never runs the solver)."""
-    return Daily.objects.filter(game=get_game(game).slug, date=date).first()
+    return Daily.objects.filter(game=get_game(slug).slug, date=date).first()
 
 
 def launch() -> dt.date | None:
@@ -128,17 +142,17 @@ def day_exists(date: dt.date, *, now: dt.datetime) -> bool:
     return date == today or Daily.objects.filter(date=date).exists()
 
 
-def visible_daily(*, game: str, date: dt.date, now: dt.datetime) -> Daily | None:
+def visible_daily(*, slug: str, date: dt.date, now: dt.datetime) -> Daily | None:
     """The daily of ``game`` on ``date`` if the public may know it exists (not the future)."""
     if date > utc_today(now) or not day_exists(date, now=now):
         return None
-    return daily_get(game=game, date=date)
+    return daily_get(slug=slug, date=date)
 
 
-def live_daily_of_deal(*, game: str, deal: int, now: dt.datetime) -> Daily | None:
+def live_daily_of_deal(*, slug: str, deal: int, now: dt.datetime) -> Daily | None:
     """Today's daily of ``game`` when ``deal`` is its deal: no practice on it until the day
     ends. (Future dailies are not refused: a refusal would tell their deal away.)"""
-    return Daily.objects.filter(game=get_game(game).slug, deal=deal, date=utc_today(now)).first()
+    return Daily.objects.filter(game=get_game(slug).slug, deal=deal, date=utc_today(now)).first()
 
 
 # -- who sees what ------------------------------------------------------------------------
@@ -152,9 +166,10 @@ SECRET_GAME = (
 def game_visible_to(game: Game, player_id: uuid.UUID | None, *, now: dt.datetime) -> bool:
     """Whether ``player_id`` may see ``game``'s moves and position: always its owner; anyone
     else unless it is a daily game whose day is live."""
-    if game.daily_id is None or (player_id is not None and game.owner_id == player_id):
+    daily = game.daily
+    if daily is None or (player_id is not None and game.owner_id == player_id):
         return True
-    return not game.daily.is_live(now)
+    return not daily.is_live(now)
 
 
 def secrecy_refusal(game: Game, player_id: uuid.UUID | None, *, now: dt.datetime) -> str:
@@ -181,6 +196,6 @@ def daily_start(*, player: Player, daily: Daily, now: dt.datetime) -> Game:
         return existing
     try:
         with transaction.atomic():
-            return game_start(player=player, game=daily.game, deal=daily.deal, daily=daily, now=now)
+            return game_start(player=player, slug=daily.game, deal=daily.deal, daily=daily, now=now)
     except IntegrityError:  # a concurrent request created it first
         return player.games.get(daily=daily)

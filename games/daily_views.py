@@ -19,7 +19,7 @@ from games import leaderboard
 from games.daily_tasks import daily_request
 from games.models import Daily
 from games.players import current_player, known_player
-from games.rules import GAMES
+from games.rules import get_game
 from games.views import rules_or_404
 
 NOT_OUT = "There is no daily challenge for that day."
@@ -52,7 +52,7 @@ def _day(request: HttpRequest, date: dt.date) -> HttpResponse:
             "winners": winners.get(prepared[slug].pk, 0) if slug in prepared else 0,
             "mine": status.get(prepared[slug].pk, {}) if slug in prepared else {},
         }
-        for slug, rules in GAMES.items()
+        for slug, rules in ((slug, get_game(slug)) for slug in dailies.daily_games(date))
     ]
     tomorrow = dt.datetime.combine(today + dt.timedelta(days=1), dt.time(), tzinfo=dt.UTC)
     context = {
@@ -103,7 +103,7 @@ def play(request: HttpRequest, date: dt.date, slug: str) -> HttpResponse:
     """The player's one game of this daily (created on the first visit)."""
     rules = rules_or_404(slug)
     now = timezone.now()
-    daily = dailies.visible_daily(game=rules.slug, date=date, now=now)
+    daily = dailies.visible_daily(slug=rules.slug, date=date, now=now)
     if daily is None:
         if dailies.day_exists(date, now=now):  # today, still being prepared
             return redirect("games:daily_day", date=date)

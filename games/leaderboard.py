@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
-import statistics
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -45,13 +44,19 @@ def too_fast(game: Game) -> str:
     gaps = [later - earlier for earlier, later in itertools.pairwise(times)]
     if len(gaps) < MIN_GAPS:
         return ""
-    median, floor = statistics.median(gaps), min_human_gap()
+    median, floor = _median(gaps), min_human_gap()
     if median >= floor:
         return ""
     return (
         f"median gap between player moves {median.total_seconds() * 1000:.0f} ms "
         f"(under {floor.total_seconds() * 1000:.0f} ms) over {len(gaps)} gaps"
     )
+
+
+def _median(gaps: list[dt.timedelta]) -> dt.timedelta:
+    """``statistics.median`` of durations (its types accept numbers only)."""
+    ordered, middle = sorted(gaps), len(gaps) // 2
+    return ordered[middle] if len(gaps) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
 
 
 def record_win(game: Game, now: dt.datetime) -> Entry | None:
@@ -163,6 +168,7 @@ def player_status(player: Player | None, dailies: list[Daily]) -> dict[int, dict
         return {}
     status: dict[int, dict[str, object]] = {d.pk: {} for d in dailies}
     for game in player.games.filter(daily__in=dailies):
+        assert game.daily_id is not None
         status[game.daily_id]["game"] = game
     for entry in Entry.objects.filter(player=player, daily__in=dailies).select_related("player"):
         status[entry.daily_id]["entry"] = entry
@@ -171,13 +177,25 @@ def player_status(player: Player | None, dailies: list[Daily]) -> dict[int, dict
     return status
 
 
-def champions(game: str, *, top: int = 20) -> dict[str, list[dict[str, object]]]:
+@dataclass(frozen=True)
+class Champion:
+    """A player's record over all dailies of one game (ranked entries only)."""
+
+    player: Player
+    wins: int
+    streak: int
+    """The most consecutive days won."""
+    over_par: float
+    """Moves over par, on average."""
+
+
+def champions(slug: str, *, top: int = 20) -> dict[str, list[Champion]]:
     """Per game over all dailies: most daily wins, best streak of consecutive days, best
     average over par; each list best first (ranked entries only)."""
     per_player: dict[Player, list[Entry]] = {}
-    for entry in ranked(Entry.objects.filter(daily__game=game)).select_related("player", "daily"):
+    for entry in ranked(Entry.objects.filter(daily__game=slug)).select_related("player", "daily"):
         per_player.setdefault(entry.player, []).append(entry)
-    table = []
+    table: list[Champion] = []
     for player, won in per_player.items():
         streak = best = 0
         previous: dt.date | None = None
@@ -185,11 +203,11 @@ def champions(game: str, *, top: int = 20) -> dict[str, list[dict[str, object]]]
             streak = streak + 1 if previous and date - previous == dt.timedelta(days=1) else 1
             best, previous = max(best, streak), date
         over = sum(e.moves - e.daily.par for e in won) / len(won)
-        table.append({"player": player, "wins": len(won), "streak": best, "over_par": over})
+        table.append(Champion(player, wins=len(won), streak=best, over_par=over))
     return {
-        "Most daily wins": sorted(table, key=lambda r: (-r["wins"], r["over_par"]))[:top],
-        "Best streak": sorted(table, key=lambda r: (-r["streak"], -r["wins"]))[:top],
-        "Best average over par": sorted(table, key=lambda r: (r["over_par"], -r["wins"]))[:top],
+        "Most daily wins": sorted(table, key=lambda r: (-r.wins, r.over_par))[:top],
+        "Best streak": sorted(table, key=lambda r: (-r.streak, -r.wins))[:top],
+        "Best average over par": sorted(table, key=lambda r: (r.over_par, -r.wins))[:top],
     }
 
 

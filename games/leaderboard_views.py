@@ -25,7 +25,7 @@ ROWS_PER_PAGE = 50
 def daily_leaderboard(request: HttpRequest, date: dt.date, slug: str) -> HttpResponse:
     """A daily's leaderboard: ranked wins, the player's own row, the spread of move counts."""
     now = timezone.now()
-    daily = visible_daily(game=rules_or_404(slug).slug, date=date, now=now)
+    daily = visible_daily(slug=rules_or_404(slug).slug, date=date, now=now)
     if daily is None:
         raise Http404(NOT_OUT)
     rows = leaderboard.ranking(daily, now=now)

@@ -15,8 +15,15 @@ from typing import Any
 from games import leaderboard
 from games.models import Game
 from games.players import prefers_four_colour
-from games.presentation import board_view, daily_ending, describe_outcome, touched_piles
+from games.presentation import (
+    board_view,
+    daily_ending,
+    describe_outcome,
+    hint_message,
+    touched_piles,
+)
 from games.rules import Board, Move
+from games.rules.solver import Hint
 from games.services import IDLE_CAP, Outcome, opening_ply
 
 Page = dict[str, Any]
@@ -97,6 +104,36 @@ def with_changes(page: Page, board: Board, played: list[str], *, back: bool) -> 
     return page
 
 
+def after_hint(
+    game: Game,
+    board: Board,
+    answer: Hint,
+    *,
+    partial: bool,
+    viewer: uuid.UUID | None,
+    now: datetime,
+) -> Page:
+    """The page showing a hint: its sentence, its card and destination marked. Without
+    JavaScript (not ``partial``) the hinted card comes selected: one click on its
+    destination plays it."""
+    message, bad_news = hint_message(board, answer)
+    move = answer.move
+    selected = None if partial or move is None else move.selection
+    page = game_page(
+        game,
+        board,
+        viewer=viewer,
+        now=now,
+        selected=selected,
+        message=message,
+        hint=move,
+        error=bad_news,
+    )
+    if not partial:
+        return page
+    return with_changes(page, board, [move.notation()] if move else [], back=True)
+
+
 def after_conflict(
     game: Game, board: Board, *, message: str, viewer: uuid.UUID | None, now: datetime
 ) -> Page:
@@ -112,8 +149,14 @@ def _daily_ending(game: Game, now: datetime) -> dict[str, object]:
     assert daily is not None
     row = leaderboard.own_row(daily, game.owner, now=now)
     players = leaderboard.winners_by_daily([daily]).get(daily.pk, 0)
-    rank = row.rank if row else None
-    return daily_ending(game, rank=rank, ranked=bool(row and row.ranked), players=players)
+    return daily_ending(
+        game.game,
+        moves=game.ply,
+        par=daily.par,
+        rank=row.rank if row else None,
+        ranked=bool(row and row.ranked),
+        players=players,
+    )
 
 
 def _clock(game: Game, now: datetime) -> dict[str, int] | None:

@@ -75,7 +75,7 @@ class Outcome:
 def game_start(
     *,
     player: Player,
-    game: str,
+    slug: str,
     deal: int | None = None,
     autoplay: bool | None = None,
     options: Iterable[str] = (),
@@ -84,7 +84,7 @@ def game_start(
 ) -> Game:
     """Create a game of ``deal`` and play its safe opening. Without a ``deal``, a random one
     that leaves a legal move after that opening (``games.pools`` deals proved ones)."""
-    rules = get_game(game)
+    rules = get_game(slug)
     options = tuple(options)
     number = deal if deal is not None else random_playable_deal(rules, options)
     board = Board(rules, number, options=options)
@@ -291,6 +291,7 @@ def game_set_autoplay(
 ) -> Outcome:
     """Switch auto-play for this game and save it as the player's preference."""
     game, board = _load(game_id, player_id, None)
+    assert player_id is not None  # _load checked the owner
     game.autoplay = on
     moves = [*board.autoplay(), *auto_finish(board)] if on else []
     played = [(m.notation(), True) for m in moves]

@@ -105,6 +105,29 @@ def test_the_graph_sees_the_imports_that_matter() -> None:
     assert "games.rules.variants" in edges["games.rules.board"]
 
 
+def reachable(edges: dict[str, set[str]], start: str) -> set[str]:
+    seen, pending = set(), [start]
+    while pending:
+        for target in edges.get(pending.pop(), ()):
+            if target not in seen:
+                seen.add(target)
+                pending.append(target)
+    return seen
+
+
+def test_presentation_cannot_reach_the_database() -> None:
+    """Sentences and board views are made from what a service passes in: nothing that
+    ``games.presentation`` imports, directly or not, knows the models or the ORM."""
+    modules = {"games.presentation", *reachable(graph(), "games.presentation")}
+    assert "games.models" not in modules
+    for module in modules:
+        tree = ast.parse(MODULES[module].read_text())
+        for node in module_level_imports(tree):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            names.append(getattr(node, "module", None) or "")
+            assert not any(n.startswith("django.db") for n in names), module
+
+
 def test_tools_live_outside_the_app() -> None:
     """Benchmarks and the load test are developers' tools (``tools/``), not the site's."""
     names = {module.rsplit(".", 1)[-1] for module in MODULES}

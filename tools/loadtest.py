@@ -458,7 +458,8 @@ def abuse(args: argparse.Namespace, ports: list[int]) -> Abuse:
         ]
 
     def play(players: list[SimulatedPlayer], attackers: list[Attacker]) -> None:
-        threads = [threading.Thread(target=x.run, daemon=True) for x in [*players, *attackers]]
+        runs = [player.run for player in players] + [attacker.run for attacker in attackers]
+        threads = [threading.Thread(target=run, daemon=True) for run in runs]
         for thread in threads:
             thread.start()
         for thread in threads:

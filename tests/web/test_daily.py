@@ -94,7 +94,7 @@ def client_of(player: Player) -> Client:
         session = client.session
         session["castle_player"] = str(player.pk)
         session.save()
-        client.cookies["sessionid"] = session.session_key
+        client.cookies["sessionid"] = session.session_key or ""
     return client
 
 
@@ -148,14 +148,14 @@ def test_each_game_has_its_own_budget_and_archway_tries_thousands() -> None:
 
 
 def test_the_chosen_deal_is_proved_winnable(db: None) -> None:
-    daily = dailies.daily_prepare(game="citadel", date=DAY)
+    daily = dailies.daily_prepare(slug="citadel", date=DAY)
 
     board = Board("citadel", daily.deal)
     for move in daily.solution.split():
         board.play(move)
     assert board.is_won() and board.ply == daily.par
     assert daily.deal in set(dailies.candidate_deals("citadel", DAY))
-    assert dailies.daily_prepare(game="citadel", date=DAY).pk == daily.pk
+    assert dailies.daily_prepare(slug="citadel", date=DAY).pk == daily.pk
 
 
 def test_no_archway_pool_of_answers_is_left_in_the_repository() -> None:
@@ -166,7 +166,7 @@ def test_no_archway_pool_of_answers_is_left_in_the_repository() -> None:
 
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_preparations_store_one_daily() -> None:
-    if connection.vendor == "sqlite" and connection.is_in_memory_db():
+    if connection.vendor == "sqlite" and connection.is_in_memory_db():  # type: ignore[attr-defined]
         pytest.skip("in-memory SQLite fails shared-cache locks at once; a file database waits")
     barrier = threading.Barrier(4)
     results: list[object] = []
@@ -174,7 +174,7 @@ def test_concurrent_preparations_store_one_daily() -> None:
     def prepare() -> None:
         barrier.wait()
         try:
-            results.append(dailies.daily_prepare(game="citadel", date=DAY).pk)
+            results.append(dailies.daily_prepare(slug="citadel", date=DAY).pk)
         except Exception as error:  # reported by the assertion below
             results.append(error)
         finally:
@@ -198,6 +198,18 @@ def test_prepare_dailies_twice_creates_each_day_once(db: None, capsys) -> None:
     out = capsys.readouterr().out
     assert "prepared in" in out
     assert all(f"deal {d.deal}" not in out for d in Daily.objects.all())  # secret ahead
+
+
+def test_prepare_dailies_prepares_each_days_daily_games_by_default(
+    db: None, monkeypatch, capsys
+) -> None:
+    monkeypatch.setattr(dailies, "choose_deal", lambda game, date: (7, ["t1-t2"]))
+    call_command("prepare_dailies", "--days", "1")
+
+    today = dailies.utc_today(utc_now())
+    for date in (today, today + dt.timedelta(days=1)):
+        stored = set(Daily.objects.filter(date=date).values_list("game", flat=True))
+        assert stored == set(dailies.daily_games(date))
 
 
 # -- no solver in a request; background preparation ---------------------------------------
@@ -262,14 +274,14 @@ def test_a_missing_today_is_being_prepared_with_one_task_however_many_requests(
     monkeypatch.setattr(dailies, "choose_deal", lambda game, date: (3, LINE))
     run_tasks()
 
-    assert Daily.objects.filter(date=utc_now().date()).count() == len(GAMES)
+    assert Daily.objects.filter(date=utc_now().date()).count() == 7
     assert "being prepared" not in client.get(reverse("games:daily")).text
     assert DBTaskResult.objects.count() == 1
 
 
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_requests_for_a_missing_today_queue_one_task() -> None:
-    if connection.vendor == "sqlite" and connection.is_in_memory_db():
+    if connection.vendor == "sqlite" and connection.is_in_memory_db():  # type: ignore[attr-defined]
         pytest.skip("in-memory SQLite fails shared-cache locks at once; a file database waits")
     barrier = threading.Barrier(6)
     errors: list[Exception] = []
@@ -333,9 +345,11 @@ def test_the_preparation_task_stores_every_game_of_the_day(db: None, monkeypatch
 
     pars = daily_tasks.prepare_day.call(str(DAY))
 
-    assert pars == dict.fromkeys(GAMES, 2)  # never the deals: task results are kept
+    # The six classics and the family game of the day; never the deals (results are kept).
+    assert pars == dict.fromkeys(dailies.daily_games(DAY), 2)
+    assert len(pars) == 7 and dailies.family_game(DAY) in pars
     assert set(Daily.objects.values_list("deal", flat=True)) == {7}
-    assert Daily.objects.filter(date=DAY).count() == len(GAMES)
+    assert Daily.objects.filter(date=DAY).count() == 7
 
 
 # -- entries and ranking ---------------------------------------------------------------
@@ -388,12 +402,12 @@ def test_one_daily_game_per_player_even_after_a_win(daily: Daily, member) -> Non
 
     assert again == game and again.is_finished
     with pytest.raises(IntegrityError):
-        services.game_start(player=member, game="citadel", deal=3, daily=daily, now=NOON)
+        services.game_start(player=member, slug="citadel", deal=3, daily=daily, now=NOON)
 
 
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_first_requests_create_one_daily_game() -> None:
-    if connection.vendor == "sqlite" and connection.is_in_memory_db():
+    if connection.vendor == "sqlite" and connection.is_in_memory_db():  # type: ignore[attr-defined]
         pytest.skip("in-memory SQLite fails shared-cache locks at once; a file database waits")
     daily, player = make_daily(DAY), Player.objects.create()
     barrier = threading.Barrier(4)
@@ -565,6 +579,7 @@ def test_a_refused_move_on_the_leaders_game_does_not_show_its_position(
 def test_the_live_leaderboard_shows_the_row_but_no_replay_link(
     leader: Game, other_client: Client
 ) -> None:
+    assert leader.daily is not None
     body = other_client.get(reverse("games:daily_leaderboard", args=[leader.daily.date, "citadel"]))
 
     assert body.status_code == 200
@@ -583,6 +598,7 @@ def test_the_player_sees_their_own_live_game_without_its_deal_number(leader: Gam
     for body in (page.text, replay.text):
         assert "deal 3" not in body and "/play/citadel/3/" not in body
         assert "daily of" in body
+    assert leader.daily is not None
     assert f"/daily/{leader.daily.date}/" in page.text  # the win panel shares the challenge
 
 
@@ -691,7 +707,8 @@ def test_an_anonymous_win_ranks_after_signing_up(live: Daily) -> None:
     )
 
     [row] = leaderboard.ranking(live, now=utc_now())
-    assert row.entry.player.user.username == "bo"
+    user = row.entry.player.user
+    assert user is not None and user.username == "bo"
 
 
 def test_logging_in_to_an_existing_account_keeps_the_anonymous_win(live: Daily, member) -> None:
@@ -752,7 +769,7 @@ def test_a_scripted_win_is_flagged_and_unranked_until_a_moderator_clears_it(
     assert "1 flagged, 0 hidden" in out and f"entry {entry.pk}" in out
 
     request = RequestFactory().post("/admin/")
-    request._messages = _Messages()
+    request._messages = _Messages()  # type: ignore[attr-defined]
     EntryAdmin(Entry, admin_site).clear_flag(request, Entry.objects.all())
 
     assert [row.entry for row in leaderboard.ranking(daily, now=NOON)] == [entry]
@@ -775,7 +792,7 @@ def test_auto_play_does_not_count_toward_the_speed_rule(daily: Daily, member) ->
 def test_a_moderator_can_hide_an_entry(daily: Daily, member, capsys) -> None:
     win(member, daily, at=NOON)
     request = RequestFactory().post("/admin/")
-    request._messages = _Messages()
+    request._messages = _Messages()  # type: ignore[attr-defined]
 
     EntryAdmin(Entry, admin_site).hide(request, Entry.objects.all())
 

@@ -80,7 +80,7 @@ def won_daily(player: Player, now: datetime) -> Game:
         daily=daily, player=rival, game=rival_game, moves=58, elapsed=timedelta(1), finished_at=now
     )
     game = services.game_start(
-        player=player, game="citadel", deal=3, autoplay=False, daily=daily, now=now
+        player=player, slug="citadel", deal=3, autoplay=False, daily=daily, now=now
     )
     play_line(game, player, CITADEL_3, now)
     game.refresh_from_db()

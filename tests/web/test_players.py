@@ -216,7 +216,7 @@ def played(game: Game) -> Game:
 
 def test_statistics_figures(player: Player, now) -> None:
     def game(slug: str, won: bool, ply: int = 0, seconds: int = 0) -> None:
-        g = played(services.game_start(player=player, game=slug, deal=1, autoplay=False, now=now))
+        g = played(services.game_start(player=player, slug=slug, deal=1, autoplay=False, now=now))
         if won:
             Game.objects.filter(pk=g.pk).update(
                 status=Game.Status.WON, ply=ply, elapsed=timedelta(seconds=seconds)
@@ -273,9 +273,9 @@ def test_the_four_colour_preference_is_the_viewers(other_client: Client, game: G
 
 
 def test_a_game_opened_and_left_is_not_a_game_played(player: Player, now) -> None:
-    services.game_start(player=player, game="citadel", deal=3, autoplay=True, now=now)
-    services.game_start(player=player, game="citadel", deal=4, autoplay=True, now=now)
-    played(services.game_start(player=player, game="citadel", deal=5, autoplay=True, now=now))
+    services.game_start(player=player, slug="citadel", deal=3, autoplay=True, now=now)
+    services.game_start(player=player, slug="citadel", deal=4, autoplay=True, now=now)
+    played(services.game_start(player=player, slug="citadel", deal=5, autoplay=True, now=now))
 
     stats = {s.slug: s for s in player_stats(player)}["citadel"]
 

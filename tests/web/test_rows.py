@@ -18,7 +18,7 @@ def full_game(player: Player, now: dt.datetime) -> Game:
     )
     game = services.game_start(
         player=player,
-        game="beleaguered-castle",
+        slug="beleaguered-castle",
         deal=9,
         options=["take-back"],
         daily=daily,
