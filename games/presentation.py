@@ -149,8 +149,8 @@ def board_view(
             for card in pile.cards:
                 card.action = ""
     kinds: dict[PileKind, list[PileView]] = {kind: [] for kind in PileKind}
-    for pile in board.book.piles:
-        kinds[pile.kind].append(piles[pile.name])
+    for engine_pile in board.book.piles:
+        kinds[engine_pile.kind].append(piles[engine_pile.name])
     tableau = kinds[PileKind.TABLEAU]
     foundations = kinds[PileKind.FOUNDATION]
     reserves = kinds[PileKind.RESERVE]

@@ -5,6 +5,7 @@ here (a classic's rules with one switch changed), as a new game's declaration wo
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
@@ -25,7 +26,7 @@ def notations(moves: list[Move]) -> list[str]:
     return [move.notation() for move in moves]
 
 
-def position(rules: GameRules, tableau: list[str], cells: list[str] = ()) -> Board:
+def position(rules: GameRules, tableau: list[str], cells: tuple[str, ...] = ()) -> Board:
     """A near-finished position: the named cards in play (each suit's highest ranks), every
     other card on its foundation."""
     piles = [tuple(parse_cards(text)) for text in tableau]
@@ -69,7 +70,7 @@ def test_a_free_cell_holds_one_card() -> None:
 
 
 def test_a_card_in_a_free_cell_goes_up_by_auto_play_like_a_top_card() -> None:
-    board = position(CELLS, ["KC QC", "KD", "KH", "KS"], cells=["JC", "QD"])
+    board = position(CELLS, ["KC QC", "KD", "KH", "KS"], cells=("JC", "QD"))
 
     assert notations(board.safe_moves()) == ["c1-f1"]
     assert notations(board.autoplay())[:3] == ["c1-f1", "t1-f1", "c2-f2"]
@@ -77,7 +78,7 @@ def test_a_card_in_a_free_cell_goes_up_by_auto_play_like_a_top_card() -> None:
 
 
 def test_cells_are_written_and_read_in_the_layout_text() -> None:
-    board = position(CELLS, ["KC QC", "KD", "KH", "KS"], cells=["JC"])
+    board = position(CELLS, ["KC QC", "KD", "KH", "KS"], cells=("JC",))
 
     assert "c1: JC\nc2:\n" in board.layout()
 
@@ -137,7 +138,7 @@ def test_a_run_moves_as_one_move_within_the_free_cell_and_space_limit() -> None:
 
 
 def test_a_run_longer_than_the_limit_is_refused_with_the_limit() -> None:
-    board = position(RUNS, ["KC QD JS TH", "KD", "KH", "KS", "QC", "QH", "QS", "JD"], cells=["JH"])
+    board = position(RUNS, ["KC QD JS TH", "KD", "KH", "KS", "QC", "QH", "QS", "JD"], cells=("JH",))
 
     with pytest.raises(IllegalMove, match=r"1 card can move together now .*not 2"):
         board.play("t1-t5x2")
@@ -166,7 +167,7 @@ def test_run_notation_round_trips() -> None:
     ids=str,
 )
 def test_the_solver_agrees_with_an_exhaustive_search_on_every_axis(
-    axis: dict[str, object], left: int
+    axis: dict[str, Any], left: int
 ) -> None:
     verdicts = []
     for seed in range(40):
