@@ -149,8 +149,8 @@ def board_view(
             for card in pile.cards:
                 card.action = ""
     kinds: dict[PileKind, list[PileView]] = {kind: [] for kind in PileKind}
-    for spec in board.book.piles:
-        kinds[spec.kind].append(piles[spec.name])
+    for engine_pile in board.book.piles:
+        kinds[engine_pile.kind].append(piles[engine_pile.name])
     tableau = kinds[PileKind.TABLEAU]
     foundations = kinds[PileKind.FOUNDATION]
     reserves = kinds[PileKind.RESERVE]
@@ -181,7 +181,8 @@ def board_view(
         pile.side = "found"
     to: dict[str, list[str]] = {}
     for move in legal:
-        to.setdefault(move.selection, []).append(move.target)
+        if move.count == 1:  # the board selects single cards; a run is played by notation
+            to.setdefault(move.selection, []).append(move.target)
     base = board.base_rank
     return BoardView(
         slug=rules.slug,

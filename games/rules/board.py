@@ -25,6 +25,8 @@ from .variants import TAKE_BACK, FoundationRule, GameRules, get_game
 
 __all__ = ["Board", "RawMove"]
 
+_Legal = tuple[list[RawMove], list[Move]]
+
 
 class Board:
     """A game of one deal in progress: python-chess's ``Board`` for Castle games.
@@ -64,8 +66,8 @@ class Board:
             [*start.tableau, *start.foundations, *start.reserves, *start.cells],
             take_back=TAKE_BACK in self.options,
         )
-        self._legal: list[RawMove] | None = None
-        self._legal_stack: list[list[RawMove] | None] = []
+        self._legal: _Legal | None = None
+        self._legal_stack: list[_Legal | None] = []
         self._moves = _interned(self.book)
 
     @classmethod
@@ -142,7 +144,7 @@ class Board:
 
     @property
     def move_stack(self) -> list[Move]:
-        return [self._move((s, d, c)) for s, d, c, _, _ in self._pos.undo_stack]
+        return [self._move((s, d, c), before) for s, d, c, before, _ in self._pos.undo_stack]
 
     @property
     def cards_on_foundations(self) -> int:
@@ -169,17 +171,33 @@ class Board:
     def legal_moves(self) -> list[Move]:
         """Every legal move in a fixed order: source by source (tableau piles, reserves,
         free cells), and from each: to foundations, onto cards, to empty piles and cells."""
-        moves = self._moves
-        return [moves.get(raw) or self._move(raw) for raw in self._legal_raw()]
+        return list(self._legal_entry()[1])
 
     def raw_legal_moves(self) -> list[RawMove]:
         """The legal moves as ``(source, target, card)`` pile indexes and card codes."""
-        return list(self._legal_raw())
+        return list(self._legal_entry()[0])
 
     def _legal_raw(self) -> list[RawMove]:
+        return self._legal_entry()[0]
+
+    def _legal_entry(self) -> _Legal:
+        """The legal moves, raw and as moves: remembered for each position on the stack,
+        and per game by position signature (what they depend on: foundations and the cards
+        that may move), which random play and real games revisit most of the time."""
         legal = self._legal
         if legal is None:
-            legal = self._legal = self._pos.moves(by_source=True)
+            position = self._pos
+            key = position.signature()
+            if position.take_back:
+                key += b"\2"
+            cache = self.book.legal_cache
+            legal = cache.get(key)
+            if legal is None:
+                raw = position.moves(by_source=True)
+                if len(cache) > 200_000:
+                    cache.clear()
+                legal = cache[key] = (raw, [self._move(m) for m in raw])
+            self._legal = legal
         return legal
 
     def push(self, move: Move | RawMove) -> None:
@@ -232,7 +250,8 @@ class Board:
         if self.book.is_foundation(s):
             return None
         p = self._pos.piles[s]
-        return (s, d, p[-1]) if p else None
+        count = move.count
+        return (s, d, p[-count]) if 0 < count <= len(p) else None
 
     def is_legal(self, move: Move) -> bool:
         try:
@@ -251,6 +270,8 @@ class Board:
             self._pile_index(move.target)
             return move
         source = self._pile_index(move.source)
+        if move.count > 1:
+            raise IllegalMove(move.notation(), "Only one card at a time goes to a foundation")
         card = move.card if move.card is not None else self._top(source, move)
         targets = self._pos.wants().get(card, [])
         if len(targets) != 1:
@@ -294,15 +315,39 @@ class Board:
             raise NotationError(
                 f"{move.notation()!r}: name the reserve card, as in r:{move.source[1:]}H-f1"
             )
+        if move.count > 1:
+            notation = move.notation()
+            if self.book.kind(source) is not PileKind.TABLEAU:
+                raise IllegalMove(notation, "Only cards of a tableau pile move together")
+            pile = self._pos.piles[source]
+            if len(pile) < move.count:
+                raise IllegalMove(
+                    notation, f"Pile {move.source} holds {len(pile)} cards, not {move.count}"
+                )
+            return source, target, CARD_BY_CODE[pile[-move.count]]
         return source, target, self._top(source, move)
 
-    def _move(self, raw: RawMove) -> Move:
-        move = self._moves.get(raw)
+    def move_of(self, raw: RawMove) -> Move:
+        """The :class:`Move` of a raw move ``(source, target, card)`` in this position (a run
+        move is named by its lowest card; its :class:`Move` counts the cards)."""
+        return self._move(raw)
+
+    def _move(self, raw: RawMove, before: bytes | None = None) -> Move:
+        """The :class:`Move` of ``raw`` in this position (or, given ``before``, the source
+        pile as it was when the move was played): a run move counts its cards."""
+        count = 1
+        source, target, card = raw
+        if self.book.runs and source < self.book.t:
+            pile = self._pos.piles[source] if before is None else before
+            if pile and pile[-1] != card:
+                count = len(pile) - pile.rfind(_BYTES[card])
+        key = raw if count == 1 else (source, target, card, count)
+        move = self._moves.get(key)
         if move is None:
-            source, target, card = raw
             piles = self.book.piles
             named = CARD_BY_CODE[card] if self._is_reserve(source) else None
-            move = self._moves[raw] = Move(piles[source].name, piles[target].name, named)
+            move = Move(piles[source].name, piles[target].name, named, count)
+            self._moves[key] = move
         return move
 
     # -- explaining refusals ------------------------------------------------------------
@@ -316,6 +361,11 @@ class Board:
         shown = CARD_BY_CODE[card]
         if source == target:
             return "A card cannot move onto its own pile"
+        pile = self._pos.piles[source]
+        if source_kind is PileKind.TABLEAU and pile and pile[-1] != card:
+            run = self._run_refusal(source, target, pile.rfind(_BYTES[card]))
+            if run:
+                return run
         if target_kind is PileKind.RESERVE:
             return "Reserve piles never receive cards"
         if source_kind is PileKind.FOUNDATION and not self._pos.take_back:
@@ -328,13 +378,36 @@ class Board:
             return "Reserve cards can only go to a foundation"
         onto = self._pos.cards(target)
         if target_kind is PileKind.CELL:
-            return f"The free cell {kinds[target].name} already holds a card"
+            if onto:
+                return f"The free cell {kinds[target].name} already holds a card"
+            return "Only the top card of a tableau pile goes to a free cell"
         if not onto:
             name = kinds[target].name
             if book.kings_only:
                 return f"Only a king can go to an empty pile: {shown} cannot go to {name}"
             return f"{shown} cannot go to the empty pile {name}"
         return self.rules.build.refusal(shown, CARD_BY_CODE[onto[-1]])
+
+    def _run_refusal(self, source: int, target: int, at: int) -> str:
+        """Why the cards from ``at`` up on ``source`` may not move together (or ``""`` when
+        only where they go is wrong)."""
+        book = self.book
+        name = book.piles[source].name
+        count = len(self._pos.piles[source]) - at
+        if not book.runs:
+            return f"{self.rules.name} moves one card at a time: only the top card of {name}"
+        if book.kind(target) is not PileKind.TABLEAU:
+            return "Only one card at a time goes to a foundation or a free cell"
+        if self._pos.run_length(source) < count:
+            return f"The top {count} cards of {name} are not a run that follows the building rule"
+        limit = self._pos.run_limit(target)
+        if count > limit:
+            cards = "1 card" if limit == 1 else f"{limit} cards"
+            return (
+                f"{cards} can move together now (free cells and empty piles set the "
+                f"limit), not {count}"
+            )
+        return ""
 
     def _foundation_refusal(self, target: int, card: Card) -> str:
         book = self.book
@@ -427,9 +500,11 @@ def _rank(rank: int | None) -> str:
     return "?" if rank is None else rank_word(rank)
 
 
-_INTERNED: dict[RuleBook, dict[RawMove, Move]] = {}
+_BYTES = tuple(bytes((i,)) for i in range(256))
+
+_INTERNED: dict[RuleBook, dict[tuple[int, ...], Move]] = {}
 
 
-def _interned(book: RuleBook) -> dict[RawMove, Move]:
+def _interned(book: RuleBook) -> dict[tuple[int, ...], Move]:
     """The :class:`Move` of each raw move, shared by every board of a game."""
     return _INTERNED.setdefault(book, {})

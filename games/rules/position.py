@@ -138,6 +138,18 @@ class Position:
             return bytes(self.fl) + body
         return body
 
+    def signature(self) -> bytes:
+        """What the legal moves (unpruned) depend on: the foundations, the top card of each
+        tableau pile and free cell (0 when empty) and every reserve card. Equal signatures
+        have equal legal moves, so the board memoizes them by signature."""
+        book = self.book
+        piles = self.piles
+        tops = b"".join([p[-1:] or b"\0" for p in piles[: book.t]])
+        sig = bytes(self.fl) + _BYTE[self.base] + tops
+        if book.r0 < book.size:
+            sig += b"\1" + b"\1".join(piles[book.r0 :])
+        return sig
+
     def plain_key(self) -> bytes:
         """Every pile in place and every foundation's length: equal only for the same cards
         on the same piles."""
@@ -152,15 +164,21 @@ class Position:
         f0, r0 = book.f0, book.r0
         old_s = piles[s]
         old_d = piles[d]
+        moved = _BYTE[c]
         if s < f0 or s >= book.c0:
-            piles[s] = old_s[:-1]
+            if old_s[-1] == c:
+                piles[s] = old_s[:-1]
+            else:  # a run: the card named is its lowest
+                at = old_s.rfind(moved)
+                piles[s] = old_s[:at]
+                moved = old_s[at:]
         elif s >= r0:
-            piles[s] = old_s.replace(_BYTE[c], b"", 1)
+            piles[s] = old_s.replace(moved, b"", 1)
         else:
             self.fl[s - f0] -= 1
             self.out -= 1
         if d < f0 or d >= r0:
-            piles[d] = old_d + _BYTE[c]
+            piles[d] = old_d + moved
         else:
             self.fl[d - f0] += 1
             self.out += 1
@@ -255,6 +273,8 @@ class Position:
         spaces = found if by_source else []
         empties = [i for i in range(t) if not piles[i]]
         cells = [i for i in range(c0, size) if not piles[i]]
+        runs = book.runs
+        spare = (len(cells) + 1) << len(empties)  # the most cards a run may have
         if one_empty:
             empties = empties[:1]
             cells = cells[:1]
@@ -302,6 +322,8 @@ class Position:
             if cells and i < t:
                 for j in cells:
                     spaces.append((i, j, c))
+            if runs and i < t:
+                self._runs(i, p, spare, tops, empties, build, spaces, skip_lone)
         for r in range(book.r0, c0):
             for c in dict.fromkeys(piles[r]):
                 fs = wants.get(c)
@@ -326,6 +348,60 @@ class Position:
         if by_source:
             return found
         return found + build + spaces
+
+    def _runs(
+        self,
+        i: int,
+        p: bytes,
+        spare: int,
+        tops: dict[int, list[int]],
+        empties: list[int],
+        build: list[RawMove],
+        spaces: list[RawMove],
+        skip_lone: bool,
+    ) -> None:
+        """The run moves from tableau pile ``i`` (holding ``p``): each run of two cards or
+        more on its top that follows the building rule, named by its lowest card, onto a
+        card that takes that card or into an empty pile, within the limit."""
+        book = self.book
+        under = book.under
+        slot_wants = book.slot_wants
+        kings_only = book.kings_only
+        k = 1
+        height = len(p)
+        while k < height and k < spare and p[-k] in under[p[-k - 1]]:
+            k += 1
+            base = p[-k]
+            for slot in slot_wants[base]:
+                for j in tops.get(slot, ()):
+                    if j != i:
+                        build.append((i, j, base))
+            if (
+                empties
+                and k <= spare >> 1
+                and (not kings_only or base >> 2 == 13)
+                and not (skip_lone and k == height)
+            ):
+                for j in empties:
+                    spaces.append((i, j, base))
+
+    def run_length(self, i: int) -> int:
+        """How many cards on top of tableau pile ``i`` follow the building rule."""
+        p = self.piles[i]
+        under = self.book.under
+        k = 1 if p else 0
+        while k < len(p) and p[-k] in under[p[-k - 1]]:
+            k += 1
+        return k
+
+    def run_limit(self, target: int) -> int:
+        """How many cards may move together onto ``target`` (an empty target pile does
+        not count among the empty piles that help)."""
+        book = self.book
+        piles = self.piles
+        cells = sum(1 for i in range(book.c0, book.size) if not piles[i])
+        empty = sum(1 for i in range(book.t) if not piles[i] and i != target)
+        return (cells + 1) << empty
 
     # -- the safe-move rule -----------------------------------------------------------------
 

@@ -66,10 +66,8 @@ from typing import Final, Literal
 
 from .archway_decider import decide as decide_archway
 from .board import Board
-from .cards import CARD_BY_CODE
 from .errors import RulesError
 from .moves import Move
-from .piles import PileKind
 from .position import Position, RawMove
 from .variants import ARCHWAY, GameRules, get_game
 
@@ -282,7 +280,7 @@ class _Search(Position):
         uncovers nothing for the foundations takes a short way."""
         s, d, c = move
         t = self.t
-        if s < t and d < t:
+        if s < t and d < t and self.piles[s][-1] == c:
             piles = self.piles
             old_s = piles[s]
             old_d = piles[d]
@@ -744,18 +742,10 @@ def _polish(
 
 def _to_moves(board: Board, line: Iterable[_Raw]) -> list[Move]:
     """Engine moves for the line, replayed with the checking :meth:`Board.play`."""
-    piles = board.book.piles
-    moves = [
-        Move(
-            piles[s].name,
-            piles[d].name,
-            CARD_BY_CODE[c] if piles[s].kind is PileKind.RESERVE else None,
-        )
-        for s, d, c in line
-    ]
     replay = board.copy()
-    for move in moves:
-        replay.play(move)
+    moves = []
+    for raw in line:
+        moves.append(replay.play(replay.move_of(raw)))
     if not replay.is_won():
         raise AssertionError(f"the solver's line does not win {board!r}")
     return moves
@@ -781,16 +771,16 @@ def _shortcut_pass(
     board: Board, line: list[_Raw], techniques: Techniques, deadline: float
 ) -> list[_Raw]:
     search = _Search(board, techniques)
-    t = search.t
+    book = search.book
     keys = [search.key()]
-    tabs = [search.tableau()]
+    tabs = [list(search.piles)]
     for move in line:
         search.do(*move)
         keys.append(search.key())
-        tabs.append(search.tableau())
+        tabs.append(list(search.piles))
     last = {key: i for i, key in enumerate(keys)}  # the latest visit of each position
     search = _Search(board, techniques)
-    rename = list(range(t))  # the line's pile index -> the same pile's index here
+    rename: dict[int, int] = {}  # the line's pile index -> the same pile's index here
     out: list[_Raw] = []
     i = 0
     while i < len(line):
@@ -811,11 +801,13 @@ def _shortcut_pass(
                 search.do(*move)
             out += jump
             i = best
-            here = _permutation(tabs[i], search.tableau())
-            rename = [here[k] for k in range(t)]
+            rename = {}
+            for group in (range(book.t), range(book.c0, book.size)):
+                here = _permutation([tabs[i][k] for k in group], [search.piles[k] for k in group])
+                rename |= {group[k]: group[j] for k, j in here.items()}
             continue
         s, d, c = line[i]
-        move = (rename[s] if s < t else s, rename[d] if d < t else d, c)
+        move = (rename.get(s, s), rename.get(d, d), c)
         search.do(*move)
         out.append(move)
         i += 1

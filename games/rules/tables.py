@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cache
+from typing import Any
 
 from .cards import ALL_CARDS, Card, next_rank
 from .piles import Pile, PileKind
@@ -79,10 +80,17 @@ class RuleBook:
     """The player's first foundation move fixes the base rank (Chessboard)."""
     kings_only: bool
     """Only a king may go to an empty tableau pile."""
+    runs: bool
+    """Runs that follow the building rule may move together (see ``GameRules.runs``)."""
     decks: int
     total: int
     _sequences: dict[int, Sequences | None] = field(default_factory=dict, repr=False)
     wants_cache: dict[bytes, dict[int, list[int]]] = field(default_factory=dict, repr=False)
+    legal_cache: dict[bytes, tuple[list[tuple[int, int, int]], list[Any]]] = field(
+        default_factory=dict, repr=False
+    )
+    """The board's legal moves (raw and as :class:`Move` values) by position signature and
+    take-back option (see ``Board.legal_moves``): read only."""
     """What the foundations take next, per foundation state (see ``Position.wants``)."""
 
     def sequences(self, base: int) -> Sequences | None:
@@ -150,6 +158,7 @@ def rule_book(rules: GameRules) -> RuleBook:
         ),
         chosen_base=rules.base_is_chosen,
         kings_only=rules.kings_only,
+        runs=rules.runs,
         decks=rules.decks,
         total=rules.cards,
     )

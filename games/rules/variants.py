@@ -143,6 +143,19 @@ class GameRules:
     """Free cells: each holds one card, available like a top card."""
     kings_only: bool = False
     """Only a king may go to an empty tableau pile."""
+    runs: bool = False
+    """Cards on top of a tableau pile that follow the building rule may move together as one
+    move (``t3-t5x3``: the count of cards, so the notation stays context-free and
+    round-trips), at most ``(empty free cells + 1) * 2 ** (empty piles)`` of them (an empty
+    target pile does not count), the number a player could move one by one through those
+    cells and piles.
+
+    A run move counts as one move, not one per card. RULES.md counts "every single-card
+    movement" because until now every movement was one card; the count is the length of
+    the winning line (the ply), and a run is one entry of it: one action, one undo, one
+    replay step, one move of the solver's line (whose length sets a daily's par), as
+    PySolFC and fc-solve count it. Counting cards would add a second measure beside the ply
+    for the leaderboards to keep in step."""
     options: tuple[str, ...] = ()
     aliases: tuple[str, ...] = field(default=())
     group: str = "classic"
@@ -256,7 +269,7 @@ CASTLES_IN_SPAIN = GameRules(
     name="Castles in Spain",
     summary="Thirteen piles of four, all face up; build down in alternating colours.",
     tableau=13,
-    screen=Rows(),
+    screen=Wings(left=7),
     foundations=_suited(),
     build=AlternateColourDown(),
     deal=Deal(rounds=4),
@@ -269,7 +282,7 @@ SOMERSET = GameRules(
     name="Somerset",
     summary="Ten piles dealt as a staircase of 1 to 8 cards; build down in alternating colours.",
     tableau=10,
-    screen=Rows(),
+    screen=Wings(left=5),
     foundations=_suited(),
     build=AlternateColourDown(),
     deal=Deal(rounds=8, round_starts=(0, 1, 2, 3, 4, 5, 6, 7)),
@@ -282,7 +295,7 @@ MOREHEAD = GameRules(
     name="Morehead",
     summary="Somerset where a card goes on any suit but its own.",
     tableau=10,
-    screen=Rows(),
+    screen=Wings(left=5),
     foundations=_suited(),
     build=OtherSuitDown(),
     deal=Deal(rounds=8, round_starts=(0, 1, 2, 3, 4, 5, 6, 7)),

@@ -60,8 +60,8 @@ def test_unsolvable_agrees_with_the_engines_own_exhaustive_search(slug: str, dea
 
 @pytest.mark.parametrize("slug", FAMILY)
 def test_search_moves_and_safe_moves_match_the_engine(slug: str) -> None:
-    """As for the classics: with pruning off the search's moves are the engine's legal
-    moves and its safe move is one of the position's safe moves."""
+    """As for the classics: with pruning off the search's moves are the board's legal
+    moves and its safe move is one of the board's."""
     rng = random.Random(slug)
     plain = Techniques(one_empty=False, skip_lone=False)
     for deal in (1, 2, 3):
@@ -69,7 +69,7 @@ def test_search_moves_and_safe_moves_match_the_engine(slug: str) -> None:
         for _ in range(60):
             search = _Search(board, plain)
             assert set(search.moves()) == {(s, t, int(c)) for s, t, c in board.raw_legal_moves()}
-            safe = {(s, t, int(c)) for s, t, c in board.position().safe_moves()}
+            safe = set(board.position().safe_moves())
             found = search.safe_move()
             assert (found is None) == (not safe)
             assert found is None or found in safe
