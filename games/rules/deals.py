@@ -67,6 +67,9 @@ def deal(rules: GameRules, number: int) -> Layout:
     for pile, card in zip(plan, cards, strict=False):
         if not (rules.deal.to_foundations and _goes_up(rules, foundations, card)):
             tableau[pile].append(card)
+    cells: list[list[Card]] = [[] for _ in range(rules.cells)]
+    for cell, card in zip(cells[: rules.deal.to_cells], cards, strict=False):
+        cell.append(card)
     reserves: list[list[Card]] = [[] for _ in range(rules.reserves)]
     for card in cards:
         reserves[card.rank - 1].append(card)
@@ -74,7 +77,7 @@ def deal(rules: GameRules, number: int) -> Layout:
         tuple(map(tuple, tableau)),
         tuple(map(tuple, foundations)),
         tuple(map(tuple, reserves)),
-        tuple(() for _ in range(rules.cells)),
+        tuple(map(tuple, cells)),
     )
 
 

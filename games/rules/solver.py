@@ -834,6 +834,11 @@ DIFFICULTY_NODES: Final[dict[str, tuple[int, int]]] = {
     "castles-in-spain": (69, 117),
     "somerset": (858, 3_648),
     "morehead": (209, 560),
+    "siegecraft": (178, 559),
+    "stronghold": (416, 1_552),
+    "private-lane": (188, 719),
+    "ten-by-one": (111, 472),
+    "bastion": (75, 229),
 }
 """Per game: the most positions an *easy* deal, then a *medium* one, takes the solver to
 win. Measured (November 2026) as the tertiles of ``SolveResult.nodes`` over the deals the
@@ -841,7 +846,8 @@ solver won among deals 1-150 at ``max_nodes=60_000``: 94 won for Beleaguered Cas
 for Citadel, 64 for Streets and Alleys, 23 for Fortress, 104 for Chessboard; Archway over
 its nine winnable deals of 1-20,000 (30 to 8,216 positions). The family games over deals
 1-200 at ``max_nodes=60_000``: 182 won for Castles in Spain, 113 for Somerset, 188 for
-Morehead."""
+Morehead, 193 for Siegecraft, 185 for Stronghold, 198 for Private Lane, 161 for Ten by One,
+167 for Bastion."""
 
 
 def difficulty(stats: SolveStats) -> Difficulty:

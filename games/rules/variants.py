@@ -54,7 +54,8 @@ class Deal:
     Somerset's staircase), then one card to each pile in ``extra_to`` (0-based), then, when
     ``rest_to_reserves``, every remaining card onto the reserve pile of its rank.
     ``to_foundations`` (Citadel): a card that fits its foundation goes there instead of onto
-    its pile, and that pile's turn is used up.
+    its pile, and that pile's turn is used up. ``to_cells`` (Bastion): after the tableau,
+    the next cards go one each to the first free cells.
     """
 
     rounds: int
@@ -62,6 +63,7 @@ class Deal:
     to_foundations: bool = False
     rest_to_reserves: bool = False
     round_starts: tuple[int, ...] = ()
+    to_cells: int = 0
 
     def __post_init__(self) -> None:
         if self.round_starts and len(self.round_starts) != self.rounds:
@@ -303,6 +305,79 @@ MOREHEAD = GameRules(
     pysolfc_id=362,
 )
 
+# -- Free cells ------------------------------------------------------------------------------
+
+SIEGECRAFT = GameRules(
+    slug="siegecraft",
+    name="Siegecraft",
+    summary="Beleaguered Castle with one free cell: park a card, free another.",
+    tableau=8,
+    screen=Wings(left=4),
+    foundations=_suited(dealt=True),
+    build=DownAnySuit(),
+    deal=Deal(rounds=6),
+    cells=1,
+    group="free-cells",
+    pysolfc_id=831,
+)
+
+STRONGHOLD = GameRules(
+    slug="stronghold",
+    name="Stronghold",
+    summary="Streets and Alleys with one free cell.",
+    tableau=8,
+    screen=Wings(left=4),
+    foundations=_suited(),
+    build=DownAnySuit(),
+    deal=Deal(rounds=6, extra_to=(0, 1, 2, 3)),
+    cells=1,
+    group="free-cells",
+    pysolfc_id=300,
+)
+
+PRIVATE_LANE = GameRules(
+    slug="private-lane",
+    name="Private Lane",
+    summary="Streets and Alleys with two free cells.",
+    tableau=8,
+    screen=Wings(left=4),
+    foundations=_suited(),
+    build=DownAnySuit(),
+    deal=Deal(rounds=6, extra_to=(0, 1, 2, 3)),
+    cells=2,
+    aliases=("fastness",),
+    group="free-cells",
+    pysolfc_id=301,
+)
+
+TEN_BY_ONE = GameRules(
+    slug="ten-by-one",
+    name="Ten by One",
+    summary="Fortress with one free cell; build up or down in suit.",
+    tableau=10,
+    screen=Rows(),
+    foundations=_suited(),
+    build=SameSuitUpOrDown(wrap=False),
+    deal=Deal(rounds=5, extra_to=(0, 1)),
+    cells=1,
+    group="free-cells",
+    pysolfc_id=325,
+)
+
+BASTION = GameRules(
+    slug="bastion",
+    name="Bastion",
+    summary="Ten piles of five and two free cells dealt full; build up or down in suit.",
+    tableau=10,
+    screen=Rows(),
+    foundations=_suited(),
+    build=SameSuitUpOrDown(wrap=False),
+    deal=Deal(rounds=5, to_cells=2),
+    cells=2,
+    group="free-cells",
+    pysolfc_id=324,
+)
+
 GAMES: dict[str, GameRules] = {
     rules.slug: rules
     for rules in (
@@ -315,6 +390,11 @@ GAMES: dict[str, GameRules] = {
         CASTLES_IN_SPAIN,
         SOMERSET,
         MOREHEAD,
+        SIEGECRAFT,
+        STRONGHOLD,
+        PRIVATE_LANE,
+        TEN_BY_ONE,
+        BASTION,
     )
 }
 """The games by slug, in the order the site lists them."""
