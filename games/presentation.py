@@ -35,6 +35,8 @@ class CardView:
     value: str = ""
     hint: bool = False
     """The card the hint moves."""
+    picked: bool = False
+    """The selected card (a ``?select=`` page)."""
 
     @property
     def rank(self) -> str:
@@ -248,7 +250,7 @@ def _set_actions(pile: PileView, selected: str | None) -> None:
         return
     for card in pile.cards:
         if card.source == selected:
-            card.action, card.value = "move", f"{selected}-f"
+            card.action, card.value, card.picked = "move", f"{selected}-f", True
     if pile.kind == "r":
         return
     if pile.top is None:

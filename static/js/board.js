@@ -35,6 +35,7 @@
 
   var DIRECTIONS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
   var busy = false;
+  var BUSY_AFTER = 150; /* ms */
   var selection = null; /* {source, card, pile, targets, enabled} */
   var swallow = null; /* the card a drag ended on: its click is not a click */
   var drag = null;
@@ -126,7 +127,9 @@
 
   function send(url, fields, lift) {
     busy = true;
-    board.classList.add("busy");
+    /* The busy look only once a request takes a moment: a class on the board restyles all
+       its cards (the cursor is inherited), which would delay the answer's first frame. */
+    var slow = setTimeout(function () { board.classList.add("busy"); }, BUSY_AFTER);
     var controls = document.getElementById("controls");
     var body = null;
     if (fields) {
@@ -154,12 +157,16 @@
       say("The server did not answer: nothing was changed. Try again.");
     }).then(function () {
       busy = false;
-      board.classList.remove("busy");
+      clearTimeout(slow);
+      if (board.classList.contains("busy")) board.classList.remove("busy");
     });
   }
 
   /* Each element of the answer replaces the one with its id; a pile with data-from keeps
-     its cards below that index (they did not change). */
+     its cards below that index (they did not change). The page's layout is read before the
+     first change (focus, where flights start) and once after the last (where they land),
+     never in between: the new board is painted in the first frame after the answer, with
+     the glide layered over it. */
   function apply(html, status, lift) {
     var template = document.createElement("template");
     template.innerHTML = html;
@@ -170,6 +177,8 @@
     var focus = rememberFocus();
     var moved = parts.some(function (el) { return el.classList.contains("pile"); });
     var before = window.CastleMotion ? window.CastleMotion.before(template.content, lift) : null;
+    /* Removing the focused element makes the browser lay the page out there and then. */
+    if (focus && replaced(focus.element, parts)) focus.element.blur();
     if (moved || status !== 422) deselect();
     if (moved) {
       board.querySelectorAll(".hint-from, .hint-to").forEach(function (el) {
@@ -190,10 +199,22 @@
     });
     var form = document.querySelector("#controls form");
     if (form && form.elements.ply) form.elements.ply.value = play().dataset.ply;
+    restoreFocus(focus);
     if (lift && !moved) lift.back();
     if (before) window.CastleMotion.after(before);
     else if (lift && moved) lift.drop();
-    restoreFocus(focus);
+  }
+
+  /* Whether applying `parts` removes `el` (a pile with data-from keeps its lower cards). */
+  function replaced(el, parts) {
+    return parts.some(function (part) {
+      var old = document.getElementById(part.id);
+      if (!old.contains(el)) return false;
+      if (!part.dataset.from) return true;
+      var child = el;
+      while (child.parentElement !== old) child = child.parentElement;
+      return Array.prototype.indexOf.call(old.children, child) >= Number(part.dataset.from);
+    });
   }
 
   /* -- clicks: all of them, on the board and its controls ---------------------------------- */
@@ -474,10 +495,12 @@
     return null;
   }
 
+  /* Focus back where it was, or on what took its place: the top of the same pile (found
+     without reading the layout), else the nearest card. */
   function restoreFocus(saved) {
     if (!saved) return;
     if (saved.element.isConnected && !saved.element.disabled) {
-      if (document.activeElement !== saved.element) saved.element.focus();
+      if (document.activeElement !== saved.element) saved.element.focus({ preventScroll: true });
       return;
     }
     var target = null;
@@ -486,9 +509,13 @@
       target = controls && (controls.querySelector('button[formaction="' + saved.action + '"]:not(:disabled)') ||
         controls.querySelector("button:not(:disabled)"));
     } else {
-      var items = usable();
-      var here = items.filter(function (el) { return pileOf(el).dataset.pile === saved.pile; });
-      target = here.length ? here[here.length - 1] : nearest(items, saved.point);
+      var pile = saved.pile && pileEl(saved.pile);
+      var here = pile ? pile.querySelectorAll("button:not(:disabled)") : [];
+      if (here.length) {
+        here[here.length - 1].focus({ preventScroll: true });
+        return;
+      }
+      target = nearest(usable(), saved.point);
     }
     if (target) target.focus();
   }
