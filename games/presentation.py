@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING
@@ -67,6 +67,11 @@ class PileView:
     ``reserve`` (a class of its markup)."""
     start: int = 0
     """The first card drawn: a move response leaves the cards under it as they are."""
+    gone: list[int] = field(default_factory=list)
+    """For a move response: the indexes of the cards it took out from under ``start``
+    (cards played out of an Archway reserve, where every card is available)."""
+    restyle: bool = True
+    """For a move response: whether the pile's classes changed (its height did)."""
 
     @property
     def top(self) -> CardView | None:
@@ -129,14 +134,33 @@ def board_view(
     *,
     interactive: bool = True,
     hint: Move | None = None,
+    only: Collection[str] | None = None,
 ) -> BoardView:
     """What the templates draw; ``interactive=False`` (replays) makes every card inert.
-    ``hint`` marks its card and its destination."""
+    ``hint`` marks its card and its destination. With ``only`` (a move response's piles),
+    the view holds those piles alone (``piles``), not the layout."""
     rules = board.rules
     legal = board.legal_moves()
     targets = {m.target for m in legal if _source(m) == selected} if selected else set()
     sources = {m.source for m in legal if m.source.startswith("f")}
-    piles = {name: _pile(board, name, targets, selected, sources) for name in board.pile_names}
+    names = board.pile_names if only is None else [n for n in board.pile_names if n in only]
+    piles = {name: _pile(board, name, targets, selected, sources) for name in names}
+    for pile in piles.values():
+        pile.side = _side(rules, pile.name)
+    if only is not None:
+        return BoardView(
+            slug=rules.slug,
+            layout="",
+            rows=[],
+            reserves=[],
+            central=[],
+            foundations=[],
+            selected=selected,
+            base_rank=_base_rank(board),
+            legal=len(legal),
+            moves=" ".join(m.notation() for m in legal),
+            piles=piles,
+        )
     if hint is not None and hint.target in piles:
         piles[hint.target].hinted = True
         for card in piles[hint.source].cards:
@@ -160,16 +184,6 @@ def board_view(
                     tableau[rules.left_wing + i] if i < right_wing else None,
                 )
             )
-        for i, pile in enumerate(tableau):
-            pile.side = "left" if i < rules.left_wing else "right"
-    else:
-        for pile in tableau:
-            pile.side = "down"
-        for pile in reserves:
-            pile.side = "reserve"
-    for pile in foundations:
-        pile.side = "found"
-    base = board.base_rank
     return BoardView(
         slug=rules.slug,
         layout="arch" if rules.reserves else "wings",
@@ -178,11 +192,29 @@ def board_view(
         central=tableau if not rules.left_wing else [],
         foundations=foundations,
         selected=selected,
-        base_rank=(RANKS[base - 1] if base else "not set") if rules.base_is_chosen else None,
+        base_rank=_base_rank(board),
         legal=len(legal),
         moves=" ".join(m.notation() for m in legal) if interactive else "",
         piles=piles,
     )
+
+
+def _side(rules: GameRules, name: str) -> str:
+    """How a pile fans out on the board (``PileView.side``)."""
+    if name[0] == "f":
+        return "found"
+    if name[0] == "r":
+        return "reserve"
+    if not rules.left_wing:
+        return "down"
+    return "left" if int(name[1:]) <= rules.left_wing else "right"
+
+
+def _base_rank(board: Board) -> str | None:
+    """Chessboard's chosen base rank as the counter shows it."""
+    if not board.rules.base_is_chosen:
+        return None
+    return RANKS[board.base_rank - 1] if board.base_rank else "not set"
 
 
 def _source(move: Move) -> str:
@@ -230,9 +262,9 @@ def _pile(
             views.append(CardView(card, f"{card.name}, {label}", f"r:{card}"))
         elif kind == "t" and top:
             views.append(CardView(card, f"{card.name}, top of {label}", name))
-        elif kind == "f":
+        elif kind == "f":  # the pile's name is its group's: a foundation shows its top only
             source = name if name in sources else None
-            views.append(CardView(card, f"{card.name}, top of {label}", source))
+            views.append(CardView(card, card.name, source))
         else:
             views.append(CardView(card, f"{card.name}, covered"))
     pile = PileView(name, label, kind, views, target=name in targets)
@@ -259,33 +291,68 @@ def _set_actions(pile: PileView, selected: str | None) -> None:
         pile.top.action, pile.top.value = "move", f"{selected}-{pile.name}"
 
 
+def touched_names(board: Board, played: Iterable[str]) -> set[str]:
+    """The piles ``played`` took cards from or put them on."""
+    names = set()
+    for notation in played:
+        move = Move.from_notation(notation)
+        names.update((move.source, move.target))
+    return names
+
+
 def touched_piles(
     view: BoardView, board: Board, played: Iterable[str], *, back: bool
 ) -> list[PileView]:
     """The piles ``played`` took cards from or put them on, for a move response.
 
     ``board`` is the position after the moves (before them when ``back``: an undo). A
-    tableau pile is drawn from the lowest card the moves uncovered or covered (``start``):
-    the cards under it were covered before and after, so their markup did not change.
+    pile is drawn from the lowest card the moves uncovered or covered (``start``): the cards
+    under it were covered before and after, so their markup did not change. A reserve that
+    only lost cards (any of its cards may be played) keeps the others: the response names
+    the ones that left (``gone``).
     """
     moves = list(played)
     replay = board.copy()
     if not back:
         for _ in moves:
             replay.pop()
+    before: dict[str, list[Card]] = {}
     lowest: dict[str, int] = {}
     for notation in moves:  # a pile's height changes only by a move from or to it
         move = replay.parse_move(notation)
         for name in (move.source, move.target):
+            before.setdefault(name, list(replay.pile(name)))
             lowest[name] = min(lowest.get(name, len(replay.pile(name))), len(replay.pile(name)))
         replay.push(move)
     for name in lowest:
         lowest[name] = min(lowest[name], len(replay.pile(name)))
     piles = [view.piles[name] for name in sorted(lowest)]
     for pile in piles:
+        shown = replay.pile(pile.name) if back else before[pile.name]
+        pile.restyle = _height(pile.kind, shown) != len(pile.cards)
         if pile.kind == "t":
             pile.start = max(lowest[pile.name] - 1, 0)
+        elif pile.kind == "r" and pile.cards and (gone := _left(shown, board.pile(pile.name))):
+            pile.start, pile.gone = len(pile.cards), gone
     return piles
+
+
+def _height(kind: str, cards: Sequence[Card]) -> int:
+    """How many cards a pile draws (a foundation only its top one)."""
+    return min(len(cards), 1) if kind == "f" else len(cards)
+
+
+def _left(old: Sequence[Card], new: Sequence[Card]) -> list[int] | None:
+    """The indexes in ``old`` of the cards that are not in ``new``, when ``new`` is ``old``
+    less those cards (in order); otherwise ``None``."""
+    gone = []
+    kept = 0
+    for index, card in enumerate(old):
+        if kept < len(new) and new[kept] == card:
+            kept += 1
+        else:
+            gone.append(index)
+    return gone if kept == len(new) else None
 
 
 @cache
@@ -344,15 +411,27 @@ def describe_outcome(
         said = [f"{c.name} to {where(rules, m.source)}" for c, m in zip(cards, moves, strict=True)]
         sentence = f"Taken back: {said[0]}." if own else ""
         if automatic:
-            sentence += f" Auto-play taken back: {cards_in_words(cards[own:])}."
+            sentence += f" Auto-play taken back: {auto_words(cards[own:])}."
         return sentence.strip()
     if own > 2:  # an undone restart plays the whole line again
         return f"{len(played)} moves played again."
     said = [f"{c.name} to {where(rules, m.target)}" for c, m in zip(cards, moves, strict=True)]
     sentence = "".join(f"{each}. " for each in said[:own])
     if automatic:
-        sentence += f"Auto-play: {cards_in_words(cards[own:])}."
+        sentence += f"Auto-play: {auto_words(cards[own:])}."
     return sentence.strip()
+
+
+AUTO_NAMED = 8
+"""Auto-played cards the live region names one by one; a longer run (an auto-finish, a
+cascade of reserves) is said as a count, which a listener can take in."""
+
+
+def auto_words(cards: list[Card]) -> str:
+    """``eight and nine of spades``; ``12 cards to the foundations`` for a long run."""
+    if len(cards) > AUTO_NAMED:
+        return f"{len(cards)} cards to the foundations"
+    return cards_in_words(cards)
 
 
 def cards_in_words(cards: list[Card]) -> str:

@@ -32,6 +32,7 @@ from games.presentation import (
     layout_preview,
     move_list,
     parse_selection,
+    touched_names,
     touched_piles,
 )
 from games.rules import (
@@ -403,9 +404,12 @@ def _act(
     )
     if kind == "autoplay":
         message = f"Auto-play is {'on' if outcome.game.autoplay else 'off'}. {message}".strip()
-    context = _context(request, outcome.game, outcome.board, None, message=message, error=False)
+    only = None if kind == "restart" else touched_names(outcome.board, outcome.played)
+    context = _context(
+        request, outcome.game, outcome.board, None, message=message, error=False, only=only
+    )
     view = context["view"]
-    if kind == "restart":
+    if only is None:
         context["changed"] = list(view.piles.values())
     else:
         context["changed"] = touched_piles(view, outcome.board, outcome.played, back=outcome.back)
@@ -469,10 +473,12 @@ def _context(
     message: str = "",
     hint: Move | None = None,
     error: bool | None = None,
+    only: set[str] | None = None,
 ) -> dict[str, Any]:
+    """What the game page draws; a move response draws the piles in ``only``."""
     owner = _owns(request, game)
     won = board.is_won()
-    view = board_view(board, selected if owner else None, hint=hint)
+    view = board_view(board, selected if owner else None, hint=hint, only=only)
     context = {
         "game": game,
         "rules": game.rules,

@@ -130,7 +130,7 @@
     /* The busy look only once a request takes a moment: a class on the board restyles all
        its cards (the cursor is inherited), which would delay the answer's first frame. */
     var slow = setTimeout(function () { board.classList.add("busy"); }, BUSY_AFTER);
-    var controls = document.getElementById("controls");
+    var actions = document.getElementById("actions");
     var body = null;
     if (fields) {
       body = new URLSearchParams(fields);
@@ -143,7 +143,7 @@
       headers: {
         "HX-Request": "true",
         "X-CSRFToken": token(),
-        "Castle-Controls": controls ? controls.dataset.key || "" : "",
+        "Castle-Controls": actions ? actions.dataset.key || "" : "",
       },
     }).then(function (response) {
       return response.text().then(function (html) {
@@ -162,8 +162,9 @@
     });
   }
 
-  /* Each element of the answer replaces the one with its id; a pile with data-from keeps
-     its cards below that index (they did not change). The page's layout is read before the
+  /* Each element of the answer replaces the one with its id, except a pile
+     (games/piles.html#change): the pile keeps its cards below data-from, less those at the
+     indexes in data-gone, and gains the answer's cards. The page's layout is read before the
      first change (focus, where flights start) and once after the last (where they land),
      never in between: the new board is painted in the first frame after the answer, with
      the glide layered over it. */
@@ -175,7 +176,7 @@
     });
     if (!parts.length) throw new Error("no partials");
     var focus = rememberFocus();
-    var moved = parts.some(function (el) { return el.classList.contains("pile"); });
+    var moved = parts.some(function (el) { return el.hasAttribute("data-from"); });
     var before = window.CastleMotion ? window.CastleMotion.before(template.content, lift) : null;
     /* Removing the focused element makes the browser lay the page out there and then. */
     if (focus && replaced(focus.element, parts)) focus.element.blur();
@@ -183,16 +184,19 @@
     if (moved) {
       board.querySelectorAll(".hint-from, .hint-to").forEach(function (el) {
         el.classList.remove("hint-from", "hint-to");
+        if (el.dataset.label) el.setAttribute("aria-label", el.dataset.label);
       });
     }
     parts.forEach(function (el) {
       var old = document.getElementById(el.id);
       if (el.dataset.from) {
         var from = Number(el.dataset.from);
+        gone(el).reverse().forEach(function (index) { old.children[index].remove(); });
         while (old.children.length > from) old.lastElementChild.remove();
         while (el.firstChild) old.appendChild(el.firstChild);
-        old.className = el.className;
-        old.setAttribute("aria-label", el.getAttribute("aria-label"));
+        if (el.hasAttribute("class")) old.className = el.className;
+        if (el.hasAttribute("aria-label")) old.setAttribute("aria-label", el.getAttribute("aria-label"));
+        if (el.dataset.label) old.dataset.label = el.dataset.label;
       } else {
         old.replaceWith(el);
       }
@@ -205,7 +209,11 @@
     else if (lift && moved) lift.drop();
   }
 
-  /* Whether applying `parts` removes `el` (a pile with data-from keeps its lower cards). */
+  function gone(pile) {
+    return (pile.dataset.gone || "").split(" ").filter(Boolean).map(Number);
+  }
+
+  /* Whether applying `parts` removes `el` (a pile keeps some of its cards). */
   function replaced(el, parts) {
     return parts.some(function (part) {
       var old = document.getElementById(part.id);
@@ -213,7 +221,9 @@
       if (!part.dataset.from) return true;
       var child = el;
       while (child.parentElement !== old) child = child.parentElement;
-      return Array.prototype.indexOf.call(old.children, child) >= Number(part.dataset.from);
+      var index = Array.prototype.indexOf.call(old.children, child);
+      var left = gone(part).filter(function (i) { return i < index; }).length;
+      return gone(part).indexOf(index) >= 0 || index - left >= Number(part.dataset.from);
     });
   }
 

@@ -309,7 +309,7 @@ def test_auto_played_cards_go_up_one_after_another(
     assert page.evaluate("window.ghosts") == 3
     # The foundation's new top waits, hidden, until the last card lands on it.
     expect(page.locator("#pile-f3 .arriving")).to_have_count(0)
-    expect(top_card(page, "f3")).to_have_accessible_name("Four of hearts, top of hearts foundation")
+    expect(top_card(page, "f3")).to_have_accessible_name("Four of hearts")
 
 
 def test_the_next_click_never_waits_for_an_animation(
