@@ -14,7 +14,7 @@ from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils import timezone
 
-from games.rules import MAX_DEAL, Board, RulesError, get_game
+from games.rules import MAX_DEAL, Board, GameRules, RulesError, get_game
 
 
 def known_game(slug: str) -> None:
@@ -132,7 +132,7 @@ class Game(models.Model):
         return reverse("games:game", args=[self.id])
 
     @property
-    def rules(self):  # type: ignore[no-untyped-def]
+    def rules(self) -> GameRules:
         return get_game(self.game)
 
     def fresh_board(self) -> Board:
@@ -146,18 +146,20 @@ class Game(models.Model):
     def shows_deal(self) -> bool:
         """Whether titles, links and share text may name the deal: never a live daily's
         (its moves are secret until its UTC day ends)."""
-        return self.daily_id is None or self.daily.date < timezone.now().astimezone(UTC).date()
+        daily = self.daily
+        return daily is None or daily.date < timezone.now().astimezone(UTC).date()
 
     @property
     def deal_label(self) -> str:
-        if self.shows_deal:
+        if self.daily is None or self.shows_deal:
             return f"deal {self.deal}"
         return f"daily of {self.daily.date.day} {self.daily.date:%B %Y}"
 
 
-class Move(models.Model):
-    """One ply of a game. Rows with ``undone`` set are the redo stack: they follow the current
-    line and are replaced when a different move is played there."""
+class PlayedMove(models.Model):
+    """One ply of a game, as stored (the engine's value is ``games.rules.Move``). Rows with
+    ``undone`` set are the redo stack: they follow the current line and are replaced when a
+    different move is played there."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
     ply = models.PositiveIntegerField(help_text="1 for the first move of the line.")
@@ -197,11 +199,20 @@ class Daily(models.Model):
         return f"{self.rules.name} daily {self.date:%Y-%m-%d}"
 
     def get_absolute_url(self) -> str:
-        return reverse("games:daily_board", args=[self.date.isoformat(), self.game])
+        return reverse("games:daily_leaderboard", args=[self.date.isoformat(), self.game])
 
     @property
-    def rules(self):  # type: ignore[no-untyped-def]
+    def rules(self) -> GameRules:
         return get_game(self.game)
+
+    def is_live(self, now: datetime) -> bool:
+        """Until its UTC day ends, a daily's moves are secret and its deal cannot be
+        practised."""
+        return now.astimezone(UTC).date() <= self.date
+
+    def is_late(self, when: datetime) -> bool:
+        """A win after the daily's UTC date is late: shown, never ranked."""
+        return when.astimezone(UTC).date() > self.date
 
 
 class Entry(models.Model):

@@ -8,7 +8,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .building import Build, DownAnySuit, NoBuilding, SameSuitUpOrDown
+from .building import (
+    AlternateColourDown,
+    Build,
+    DownAnySuit,
+    NoBuilding,
+    OtherSuitDown,
+    SameSuitUpOrDown,
+)
 from .cards import ACE, CLUBS, DIAMONDS, HEARTS, KING, SPADES, SUIT_NAMES
 from .errors import RulesError, UnknownGame
 
@@ -43,7 +50,8 @@ class Deal:
 
     The deck is PySolFC's shuffle for the deal number (``pysol_cards``), dealt from the top.
     Cards that start foundations are taken out first, in deck order. Then ``rounds`` rounds
-    over all tableau piles, then one card to each pile in ``extra_to`` (0-based), then, when
+    over the tableau piles (round ``r`` starts at pile ``round_starts[r]``, 0 when not given:
+    Somerset's staircase), then one card to each pile in ``extra_to`` (0-based), then, when
     ``rest_to_reserves``, every remaining card onto the reserve pile of its rank.
     ``to_foundations`` (Citadel): a card that fits its foundation goes there instead of onto
     its pile, and that pile's turn is used up.
@@ -53,6 +61,62 @@ class Deal:
     extra_to: tuple[int, ...] = ()
     to_foundations: bool = False
     rest_to_reserves: bool = False
+    round_starts: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.round_starts and len(self.round_starts) != self.rounds:
+            raise ValueError(f"{self.rounds} rounds need {self.rounds} round starts")
+
+    def plan(self, piles: int) -> list[int]:
+        """The tableau pile (0-based) each dealt card goes to, in dealing order.
+
+        >>> Deal(rounds=3, round_starts=(0, 1, 2)).plan(3)
+        [0, 1, 2, 1, 2, 2]
+        """
+        starts = self.round_starts or (0,) * self.rounds
+        order = [pile for start in starts for pile in range(start, piles)]
+        return order + list(self.extra_to)
+
+
+GROUPS: dict[str, tuple[str, str]] = {
+    "classic": ("The six classics", "The games Castle began with, each with its own daily."),
+    "free-cells": ("With free cells", "A cell holds any one card: park a card to free another."),
+    "kings-only": ("Only kings fill a space", "An empty pile waits for a king."),
+    "runs": ("Runs move together", "A run built by the rule moves as one."),
+    "two-decks": ("Two decks", "104 cards, eight foundations."),
+    "other": ("Other ways to build", "Colours alternate, suits must differ, the base is yours."),
+}
+"""What a game adds to the classics, as the home page groups them, in that order: its
+title and one line."""
+
+
+@dataclass(frozen=True)
+class Wings:
+    """The tableau in two wings either side of a column of foundations, cards fanned
+    sideways (Beleaguered Castle): ``left`` piles on the left, the rest on the right."""
+
+    left: int
+    kind = "wings"
+
+
+@dataclass(frozen=True)
+class Arch:
+    """Reserves in an arch over the central tableau piles, foundations in a row beneath
+    (Archway)."""
+
+    kind = "arch"
+
+
+@dataclass(frozen=True)
+class Rows:
+    """Foundations in a row (free cells beside them), tableau piles in a row beneath, cards
+    fanned downwards."""
+
+    kind = "rows"
+
+
+Screen = Wings | Arch | Rows
+"""How the page lays a game out: part of its declaration."""
 
 
 def _suited(**kwargs: object) -> tuple[FoundationRule, ...]:
@@ -67,15 +131,46 @@ class GameRules:
     name: str
     summary: str
     tableau: int
-    left_wing: int
+    screen: Screen
     foundations: tuple[FoundationRule, ...]
     build: Build
     deal: Deal
     decks: int = 1
-    reserves: bool = False
-    """Archway: thirteen reserve piles by rank, every card available, to foundations only."""
+    reserves: int = 0
+    """Reserve piles, one per rank from ace up (Archway: 13); every card of one is
+    available, and goes to a foundation only."""
+    cells: int = 0
+    """Free cells: each holds one card, available like a top card."""
+    kings_only: bool = False
+    """Only a king may go to an empty tableau pile."""
+    runs: bool = False
+    """Cards on top of a tableau pile that follow the building rule may move together as one
+    move (``t3-t5x3``: the count of cards, so the notation stays context-free and
+    round-trips), at most ``(empty free cells + 1) * 2 ** (empty piles)`` of them (an empty
+    target pile does not count), the number a player could move one by one through those
+    cells and piles.
+
+    A run move counts as one move, not one per card. RULES.md counts "every single-card
+    movement" because until now every movement was one card; the count is the length of
+    the winning line (the ply), and a run is one entry of it: one action, one undo, one
+    replay step, one move of the solver's line (whose length sets a daily's par), as
+    PySolFC and fc-solve count it. Counting cards would add a second measure beside the ply
+    for the leaderboards to keep in step."""
     options: tuple[str, ...] = ()
     aliases: tuple[str, ...] = field(default=())
+    group: str = "classic"
+    """What the game adds to the classics (a key of :data:`GROUPS`)."""
+    pysolfc_id: int | None = None
+    """PySolFC's number for the same game, whose deal numbers ours follow."""
+
+    def __post_init__(self) -> None:
+        if self.group not in GROUPS:
+            raise ValueError(f"{self.name}: unknown group {self.group!r}")
+
+    @property
+    def is_classic(self) -> bool:
+        """One of the six games the site started with (each has its own daily)."""
+        return self.group == "classic"
 
     @property
     def cards(self) -> int:
@@ -99,12 +194,13 @@ BELEAGUERED_CASTLE = GameRules(
     name="Beleaguered Castle",
     summary="Eight piles of six flank the aces; build down regardless of suit, one card at a time.",
     tableau=8,
-    left_wing=4,
+    screen=Wings(left=4),
     foundations=_suited(dealt=True),
     build=DownAnySuit(),
     deal=Deal(rounds=6),
     options=(TAKE_BACK,),
     aliases=("beleaguered-fortress",),
+    pysolfc_id=34,
 )
 
 CITADEL = GameRules(
@@ -112,10 +208,11 @@ CITADEL = GameRules(
     name="Citadel",
     summary="Beleaguered Castle, but cards that fit a foundation go up while the deal is made.",
     tableau=8,
-    left_wing=4,
+    screen=Wings(left=4),
     foundations=_suited(dealt=True),
     build=DownAnySuit(),
     deal=Deal(rounds=6, to_foundations=True),
+    pysolfc_id=145,
 )
 
 STREETS_AND_ALLEYS = GameRules(
@@ -123,10 +220,11 @@ STREETS_AND_ALLEYS = GameRules(
     name="Streets and Alleys",
     summary="Beleaguered Castle with the aces left in the deal: the hardest of the three.",
     tableau=8,
-    left_wing=4,
+    screen=Wings(left=4),
     foundations=_suited(),
     build=DownAnySuit(),
     deal=Deal(rounds=6, extra_to=(0, 1, 2, 3)),
+    pysolfc_id=146,
 )
 
 FORTRESS = GameRules(
@@ -134,7 +232,7 @@ FORTRESS = GameRules(
     name="Fortress",
     summary="Ten short piles; build up or down in suit, no wrap between king and ace.",
     tableau=10,
-    left_wing=5,
+    screen=Wings(left=5),
     foundations=_suited(),
     build=SameSuitUpOrDown(wrap=False),
     deal=Deal(rounds=5, extra_to=(0, 5)),
@@ -145,7 +243,7 @@ CHESSBOARD = GameRules(
     name="Chessboard",
     summary="Fortress where your first foundation card sets the base rank, and ranks wrap.",
     tableau=10,
-    left_wing=5,
+    screen=Wings(left=5),
     foundations=_suited(first_rank=None, wrap=True),
     build=SameSuitUpOrDown(wrap=True),
     deal=Deal(rounds=5, extra_to=(0, 5)),
@@ -156,17 +254,68 @@ ARCHWAY = GameRules(
     name="Archway",
     summary="Two decks: four central piles, an arch of reserves by rank, eight foundations.",
     tableau=4,
-    left_wing=0,
+    screen=Arch(),
     foundations=_suited(dealt=True) + _suited(step=-1, first_rank=KING, dealt=True),
     build=NoBuilding(),
     deal=Deal(rounds=12, rest_to_reserves=True),
     decks=2,
-    reserves=True,
+    reserves=13,
+)
+
+# -- The family: PySolFC's other Castle games, dealt with PySolFC's numbers ------------
+
+CASTLES_IN_SPAIN = GameRules(
+    slug="castles-in-spain",
+    name="Castles in Spain",
+    summary="Thirteen piles of four, all face up; build down in alternating colours.",
+    tableau=13,
+    screen=Wings(left=7),
+    foundations=_suited(),
+    build=AlternateColourDown(),
+    deal=Deal(rounds=4),
+    group="other",
+    pysolfc_id=83,
+)
+
+SOMERSET = GameRules(
+    slug="somerset",
+    name="Somerset",
+    summary="Ten piles dealt as a staircase of 1 to 8 cards; build down in alternating colours.",
+    tableau=10,
+    screen=Wings(left=5),
+    foundations=_suited(),
+    build=AlternateColourDown(),
+    deal=Deal(rounds=8, round_starts=(0, 1, 2, 3, 4, 5, 6, 7)),
+    group="other",
+    pysolfc_id=215,
+)
+
+MOREHEAD = GameRules(
+    slug="morehead",
+    name="Morehead",
+    summary="Somerset where a card goes on any suit but its own.",
+    tableau=10,
+    screen=Wings(left=5),
+    foundations=_suited(),
+    build=OtherSuitDown(),
+    deal=Deal(rounds=8, round_starts=(0, 1, 2, 3, 4, 5, 6, 7)),
+    group="other",
+    pysolfc_id=362,
 )
 
 GAMES: dict[str, GameRules] = {
     rules.slug: rules
-    for rules in (BELEAGUERED_CASTLE, CITADEL, STREETS_AND_ALLEYS, FORTRESS, CHESSBOARD, ARCHWAY)
+    for rules in (
+        BELEAGUERED_CASTLE,
+        CITADEL,
+        STREETS_AND_ALLEYS,
+        FORTRESS,
+        CHESSBOARD,
+        ARCHWAY,
+        CASTLES_IN_SPAIN,
+        SOMERSET,
+        MOREHEAD,
+    )
 }
 """The games by slug, in the order the site lists them."""
 

@@ -40,7 +40,7 @@ def test_no_field_or_constraint_lists_the_games() -> None:
 def test_a_new_game_is_stored_and_played(
     throwaway_game: str, player: Player, now: datetime
 ) -> None:
-    game = services.game_start(player=player, game=throwaway_game, deal=1, now=now)
+    game = services.game_start(player=player, slug=throwaway_game, deal=1, now=now)
     game.refresh_from_db()
     assert game.game == "test-castle"
     assert game.rules.name == "Test Castle"
