@@ -839,6 +839,8 @@ DIFFICULTY_NODES: Final[dict[str, tuple[int, int]]] = {
     "private-lane": (188, 719),
     "ten-by-one": (111, 472),
     "bastion": (75, 229),
+    # Provisional: only 3 of deals 1-9 were won at 60,000 positions (1,182, 1,817, 8,006).
+    "selective-castle": (1_200, 2_000),
 }
 """Per game: the most positions an *easy* deal, then a *medium* one, takes the solver to
 win. Measured (November 2026) as the tertiles of ``SolveResult.nodes`` over the deals the
