@@ -113,6 +113,9 @@ class Techniques:
     second_look: bool = True
     """Once a line is found, search again favouring short lines (within the budget) and
     keep the shorter line."""
+    depth_first_after: int | None = None
+    """After this many positions, the best-first scan drains its open positions depth
+    first (cheaper per position, the same positions in the end); ``None``: never."""
     archway: bool = True
     """Decide Archway with its own exact decider (:mod:`games.rules.archway_decider`)
     instead of the general scans."""
@@ -705,12 +708,19 @@ def _best_first(search: _Search, counter: _Counter) -> ScanGenerator:
     Each heuristic of ``techniques.queues`` orders its own queue of the same open positions;
     the queues take turns. One table, so no position is expanded twice, and the search is
     exhaustive once every queue is empty.
+
+    After ``techniques.depth_first_after`` positions it drains the open positions instead,
+    best first, each by a depth-first scan sharing the table (:func:`_drain`): the same
+    positions in the end, at less than half the cost each (no rating, no queue, no
+    snapshot), which is what an exhaustive proof needs.
     """
     root_line: list[_Raw] = []
     search.autoplay(root_line)
     if search.won():
         return root_line
-    queues = search.techniques.queues
+    techniques = search.techniques
+    queues = techniques.queues
+    switch = techniques.depth_first_after
     parents = [-1]
     lines: list[tuple[_Raw, ...]] = [tuple(root_line)]
     depths = [0]
@@ -719,7 +729,8 @@ def _best_first(search: _Search, counter: _Counter) -> ScanGenerator:
     features = search.features()
     heaps = [[(_rate(w, features, 0), 0)] for w in queues]
     turn = 0
-    sign = -1 if search.techniques.lifo else 1
+    sign = -1 if techniques.lifo else 1
+    t = search.t
     while True:
         for _ in queues:
             heap = heaps[turn]
@@ -736,8 +747,18 @@ def _best_first(search: _Search, counter: _Counter) -> ScanGenerator:
             return None
         snaps[index] = None
         search.restore(snap)
+        moved = _just_moved(lines[index], t)
+        if switch is not None and counter.nodes >= switch:
+            found = yield from _drain(search, counter, seen, moved)
+            if found == _GAVE_UP:
+                return _GAVE_UP
+            if found is not None:
+                return _path(parents, lines, index) + found  # type: ignore[operator]
+            continue
         depth = depths[index] + 1
         for move in search.moves():
+            if move[2] == moved:
+                continue
             line: list[_Raw] = []
             key = search.step(move, line)
             if key not in seen:
@@ -759,6 +780,20 @@ def _best_first(search: _Search, counter: _Counter) -> ScanGenerator:
         counter.nodes += 1
         if counter.nodes >= counter.stop:
             yield
+
+
+def _just_moved(step: Sequence[_Raw], t: int) -> int:
+    """The card a step of one move between tableau piles moved, else -1.
+
+    That card need not move again straight away: moving it on from where it went gives a
+    position the step's own parent reaches in one move (the same card from where it was;
+    the parent allowed that card to move, or this step would not exist), and moving it back
+    gives the parent itself. Both are generated from the parent, so skipping them loses
+    nothing, and the table keeps them anyway."""
+    if len(step) != 1:
+        return -1
+    s, d, c = step[0]
+    return c if s < t and d < t else -1
 
 
 def _rate(weights: tuple[int, ...], features: tuple[int, int, int, int, int], depth: int) -> int:
@@ -790,11 +825,31 @@ def _depth_first(search: _Search, counter: _Counter, seed: int | None = None) ->
     search.autoplay(line)
     if search.won():
         return line
-    seen = {search.key()}
-    shuffle = random.Random(seed).shuffle if seed is not None else None
+    found = yield from _drain(search, counter, {search.key()}, -1, seed)
+    if isinstance(found, list):
+        return line + found
+    return found
 
-    def order() -> list[_Raw]:
+
+def _drain(
+    search: _Search,
+    counter: _Counter,
+    seen: set[bytes],
+    moved: int,
+    seed: int | None = None,
+) -> ScanGenerator:
+    """Depth-first scan from the search's position (already in ``seen``), adding what it
+    visits to ``seen``: a winning line from here, ``None`` once every position reachable
+    from here that was not in ``seen`` is visited, or ``_GAVE_UP``. The card ``moved``
+    (the one the step into this position moved, or -1) does not move (:func:`_just_moved`)."""
+    shuffle = random.Random(seed).shuffle if seed is not None else None
+    t = search.t
+    line: list[_Raw] = []
+
+    def order(skip: int) -> list[_Raw]:
         moves = search.moves()
+        if skip >= 0:
+            moves = [move for move in moves if move[2] != skip]
         if shuffle is not None:
             up = sum(1 for move in moves if search.f0 <= move[1] < search.r0)
             rest = moves[up:]
@@ -804,13 +859,14 @@ def _depth_first(search: _Search, counter: _Counter, seed: int | None = None) ->
         return moves
 
     # Each frame: the moves still to try here, and how many moves led into the frame.
-    frames: list[tuple[list[_Raw], int]] = [(order(), len(line))]
+    frames: list[tuple[list[_Raw], int]] = [(order(moved), 0)]
     while frames:
         todo, entered = frames[-1]
         if not todo:
             frames.pop()
-            search.undo(entered)
-            del line[len(line) - entered :]
+            if frames:
+                search.undo(entered)
+                del line[len(line) - entered :]
             continue
         before = len(line)
         key = search.step(todo.pop(), line)
@@ -823,7 +879,7 @@ def _depth_first(search: _Search, counter: _Counter, seed: int | None = None) ->
             return line
         if len(seen) > _MAX_STORED:
             return _GAVE_UP
-        frames.append((order(), len(line) - before))
+        frames.append((order(_just_moved(line[before:], t)), len(line) - before))
         counter.nodes += 1
         if counter.nodes >= counter.stop:
             yield
