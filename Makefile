@@ -25,6 +25,7 @@ run: setup
 test: $(VENV)/.stamp-test $(CHROMIUM)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
 	$(VENV)/bin/pytest
 
 lint: $(VENV)/.stamp-test
@@ -37,15 +38,15 @@ fmt: $(VENV)/.stamp-test
 	$(VENV)/bin/ruff format .
 
 bench: $(VENV)/.stamp-test $(CHROMIUM)
-	$(PY) -m games.bench
+	$(PY) -m tools.bench
 
 bench-solver: setup
-	$(PY) -m games.rules.bench_solver
+	$(PY) -m tools.bench_solver
 
 # Two gunicorn servers on a fresh PostgreSQL database, 50 players, a worker killed midway.
 # More: make loadtest LOADTEST_ARGS="--seconds 60 --players 100"
 loadtest: setup
-	$(PY) -m games.loadtest $(LOADTEST_ARGS)
+	$(PY) -m tools.loadtest $(LOADTEST_ARGS)
 
 serve: setup
 	$(SERVE) $(PY) manage.py migrate --noinput

@@ -46,7 +46,8 @@ def env_list(name: str, *, default: list[str]) -> list[str]:
 
 DEBUG = env_bool("DEBUG", default=False)
 TESTING = "pytest" in sys.modules
-LOCAL = DEBUG or TESTING
+# django-stubs' mypy plugin imports the settings to read the models: a type check, local.
+LOCAL = DEBUG or TESTING or "mypy" in sys.modules
 
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:

@@ -2,11 +2,11 @@ from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from games.models import Daily, DealVerdict, Entry, Game, Move, Player
+from games.models import Daily, DealVerdict, Entry, Game, PlayedMove, Player
 
 
-class MoveInline(admin.TabularInline):
-    model = Move
+class PlayedMoveInline(admin.TabularInline):
+    model = PlayedMove
     extra = 0
     fields = ("ply", "notation", "auto", "undone", "played_at")
     readonly_fields = fields
@@ -19,11 +19,11 @@ class GameAdmin(admin.ModelAdmin):
     list_filter = ("game", "status")
     search_fields = ("id", "deal")
     readonly_fields = ("position", "created_at", "updated_at")
-    inlines = [MoveInline]
+    inlines = [PlayedMoveInline]
 
 
-@admin.register(Move)
-class MoveAdmin(admin.ModelAdmin):
+@admin.register(PlayedMove)
+class PlayedMoveAdmin(admin.ModelAdmin):
     list_display = ("game", "ply", "notation", "auto", "undone", "played_at")
     list_filter = ("auto", "undone")
 

@@ -18,9 +18,8 @@ from django.db.models import Q
 from django.tasks import task
 from django_tasks_db.models import DBTaskResult
 
-from games.daily import DailyUnavailable, daily_prepare, utc_today
+from games.daily import DailyUnavailable, daily_games, daily_prepare, utc_today
 from games.models import Daily, DailyPreparation
-from games.rules import GAMES
 
 logger = logging.getLogger(__name__)
 
@@ -34,14 +33,15 @@ preparation takes minutes at most): the date may be queued again."""
 
 @task
 def prepare_day(date: str) -> dict[str, int | None]:
-    """Prepare every missing daily of ``date`` (ISO): ``{game: par}``, ``None`` when no
+    """Prepare every missing daily of ``date`` (ISO), the six classics' and the family game
+    of the day's: ``{game: par}``, ``None`` when no
     candidate was proved winnable within the game's budget. (Not the deals: task results
     are kept in a table, and days ahead are secret.)"""
     day = dt.date.fromisoformat(date)
     pars: dict[str, int | None] = {}
-    for slug in GAMES:
+    for slug in daily_games(day):
         try:
-            pars[slug] = daily_prepare(game=slug, date=day).par
+            pars[slug] = daily_prepare(slug=slug, date=day).par
         except DailyUnavailable as error:
             logger.warning("%s", error)
             pars[slug] = None
@@ -50,7 +50,7 @@ def prepare_day(date: str) -> dict[str, int | None]:
 
 def missing_games(date: dt.date) -> list[str]:
     prepared = set(Daily.objects.filter(date=date).values_list("game", flat=True))
-    return [slug for slug in GAMES if slug not in prepared]
+    return [slug for slug in daily_games(date) if slug not in prepared]
 
 
 def daily_request(*, date: dt.date, now: dt.datetime) -> bool:
@@ -67,7 +67,7 @@ def daily_request(*, date: dt.date, now: dt.datetime) -> bool:
         )
         if not created:
             pending = (
-                DBTaskResult.objects.filter(id=preparation.task_id or None)
+                DBTaskResult.objects.filter(id=preparation.task_id or None)  # type: ignore[misc]
                 .filter(Q(status="READY") | Q(status="RUNNING", started_at__gt=now - STUCK_AFTER))
                 .exists()
             )

@@ -1,4 +1,5 @@
-"""The daily challenge pages: today's deals, past days by month, each daily's leaderboard.
+"""The daily challenge pages: today's deals and past days by month (the leaderboards are
+``games.leaderboard_views``).
 
 No view here runs the solver: a day that is not prepared is either today (the page says it
 is being prepared and one task is queued) or a 404, like every future day.
@@ -8,22 +9,19 @@ from __future__ import annotations
 
 import datetime as dt
 
-from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_safe
 
 from games import daily as dailies
+from games import leaderboard
 from games.daily_tasks import daily_request
 from games.models import Daily
 from games.players import current_player, known_player
-from games.presentation import histogram
-from games.rules import GAMES
+from games.rules import get_game
 from games.views import rules_or_404
 
-ROWS_PER_PAGE = 50
 NOT_OUT = "There is no daily challenge for that day."
 
 
@@ -45,8 +43,8 @@ def _day(request: HttpRequest, date: dt.date) -> HttpResponse:
     preparing = date == today and daily_request(date=date, now=now)
     prepared = {d.game: d for d in Daily.objects.filter(date=date)}
     found = list(prepared.values())
-    winners = dailies.winners_by_daily(found)
-    status = dailies.player_status(known_player(request), found)
+    winners = leaderboard.winners_by_daily(found)
+    status = leaderboard.player_status(known_player(request), found)
     rows = [
         {
             "rules": rules,
@@ -54,7 +52,7 @@ def _day(request: HttpRequest, date: dt.date) -> HttpResponse:
             "winners": winners.get(prepared[slug].pk, 0) if slug in prepared else 0,
             "mine": status.get(prepared[slug].pk, {}) if slug in prepared else {},
         }
-        for slug, rules in GAMES.items()
+        for slug, rules in ((slug, get_game(slug)) for slug in dailies.daily_games(date))
     ]
     tomorrow = dt.datetime.combine(today + dt.timedelta(days=1), dt.time(), tzinfo=dt.UTC)
     context = {
@@ -64,7 +62,7 @@ def _day(request: HttpRequest, date: dt.date) -> HttpResponse:
         "rows": rows,
         "next_at": tomorrow,
         "until_next": tomorrow - now,
-        "min_gap_ms": int(dailies.min_human_gap().total_seconds() * 1000),
+        "min_gap_ms": int(leaderboard.min_human_gap().total_seconds() * 1000),
     }
     return render(request, "games/daily.html", context)
 
@@ -105,49 +103,10 @@ def play(request: HttpRequest, date: dt.date, slug: str) -> HttpResponse:
     """The player's one game of this daily (created on the first visit)."""
     rules = rules_or_404(slug)
     now = timezone.now()
-    daily = dailies.visible_daily(game=rules.slug, date=date, now=now)
+    daily = dailies.visible_daily(slug=rules.slug, date=date, now=now)
     if daily is None:
         if dailies.day_exists(date, now=now):  # today, still being prepared
             return redirect("games:daily_day", date=date)
         raise Http404(NOT_OUT)
     game = dailies.daily_start(player=current_player(request), daily=daily, now=now)
     return redirect(game)
-
-
-@require_safe
-def board(request: HttpRequest, date: dt.date, slug: str) -> HttpResponse:
-    """A daily's leaderboard: ranked wins, the player's own row, the spread of move counts."""
-    now = timezone.now()
-    daily = dailies.visible_daily(game=rules_or_404(slug).slug, date=date, now=now)
-    if daily is None:
-        raise Http404(NOT_OUT)
-    rows = dailies.ranking(daily, now=now)
-    page = Paginator(rows, ROWS_PER_PAGE).get_page(request.GET.get("page"))
-    player = known_player(request)
-    mine = dailies.own_row(daily, player, now=now)
-    on_page = mine is not None and any(row.entry.pk == mine.entry.pk for row in page.object_list)
-    context = {
-        "daily": daily,
-        "rules": daily.rules,
-        "live": dailies.is_live(daily, now),
-        "page": page,
-        "mine": mine,
-        "mine_on_page": on_page,
-        "player": player,
-        "signup": reverse("games:signup"),
-        "histogram": histogram([row.entry.moves for row in rows], daily.par),
-    }
-    return render(request, "games/daily_board.html", context)
-
-
-@require_safe
-def game_board(request: HttpRequest, slug: str) -> HttpResponse:
-    """Per game over all dailies: most daily wins, best streak, best average over par."""
-    rules = rules_or_404(slug)
-    sections = dailies.champions(rules.slug)
-    player = known_player(request)
-    return render(
-        request,
-        "games/game_board.html",
-        {"rules": rules, "sections": sections, "player": player},
-    )

@@ -73,8 +73,10 @@ class ReplayForm(_Form):
     def __init__(self, *args: object, total: int, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self.total = total
-        self.fields["ply"].max_value = total
-        self.fields["ply"].validators.append(MaxValueValidator(total))
+        ply = self.fields["ply"]
+        assert isinstance(ply, forms.IntegerField)
+        ply.max_value = total
+        ply.validators.append(MaxValueValidator(total))
 
     def clean_ply(self) -> int:
         ply = self.cleaned_data.get("ply")

@@ -18,12 +18,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import render
 from django_htmx.http import reswap, retarget
 from django_ratelimit.core import get_usage
 
-View = Callable[..., HttpResponse]
+from games.players import session_player_id
+
+View = Callable[..., HttpResponseBase]
 
 
 def client_ip(request: HttpRequest) -> str:
@@ -44,8 +46,6 @@ def _ip_key(group: str, request: HttpRequest) -> str:
 
 
 def _player_key(group: str, request: HttpRequest) -> str:
-    from games.players import session_player_id
-
     player_id = session_player_id(request)
     return str(player_id) if player_id else ""
 
@@ -96,7 +96,7 @@ def rate_limited(group: str, *limits: Limit) -> Callable[[View], View]:
 
     def decorate(view: View) -> View:
         @functools.wraps(view)
-        def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
             wait = over_limit(request, group, limits)
             if wait is not None:
                 return too_many(request, wait)

@@ -6,7 +6,8 @@ from django import forms
 from django.conf import settings
 from django.contrib.auth import login, logout
 from django.contrib.auth import views as auth_views
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import PasswordChangeForm, UserCreationForm
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.db import IntegrityError, transaction
@@ -46,7 +47,7 @@ class PreferencesForm(forms.Form):
 @require_http_methods(["GET", "HEAD", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     """Create an account; the log-in that follows adopts this browser's games."""
-    form = UserCreationForm(request.POST or None)
+    form: UserCreationForm[User] = UserCreationForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
             with transaction.atomic():
@@ -74,10 +75,12 @@ class PasswordChangeView(auth_views.PasswordChangeView):
 
     success_url = reverse_lazy("games:password_change_done")
 
-    def form_valid(self, form: forms.Form) -> HttpResponse:
+    def form_valid(self, form: PasswordChangeForm) -> HttpResponse:
         response = super().form_valid(form)
-        end_sessions(user=self.request.user, keep=self.request.session.session_key)
-        remember_session(user=self.request.user, session_key=self.request.session.session_key)
+        user = form.user
+        assert isinstance(user, User)
+        end_sessions(user=user, keep=self.request.session.session_key)
+        remember_session(user=user, session_key=self.request.session.session_key)
         return response
 
 
@@ -103,7 +106,6 @@ def profile(request: HttpRequest) -> HttpResponse:
         prefs_form = PreferencesForm(request.POST)
         if prefs_form.is_valid():
             player_set_preferences(player=player, **prefs_form.cleaned_data)
-            request.session["four_colour"] = player.four_colour
             return redirect("games:profile")
     context = {"player": player, "name_form": name_form, "prefs_form": prefs_form}
     bad = name_form.errors or prefs_form.errors
@@ -128,7 +130,7 @@ def my_games(request: HttpRequest) -> HttpResponse:
         else Game.objects.none()
     )
     page = Paginator(games, GAMES_PER_PAGE).get_page(request.GET.get("page"))
-    rows = [(game, thumbnail(game)) for game in page]
+    rows = [(game, thumbnail(game.position)) for game in page]
     return render(request, "games/my_games.html", {"page": page, "rows": rows})
 
 
@@ -139,5 +141,5 @@ def stats(request: HttpRequest) -> HttpResponse:
     return render(request, "games/stats.html", {"player": player, "stats": table})
 
 
-def _status(form: forms.Form) -> int:
+def _status(form: forms.BaseForm) -> int:
     return 400 if form.is_bound and form.errors else 200

@@ -12,6 +12,7 @@ from importlib import import_module
 
 from django.conf import settings
 from django.contrib.auth import SESSION_KEY as SESSION_AUTH_KEY
+from django.contrib.auth.models import User
 from django.contrib.auth.signals import user_logged_in
 from django.contrib.sessions.models import Session
 from django.core.exceptions import ValidationError
@@ -58,7 +59,15 @@ def known_player(request: HttpRequest) -> Player | None:
     return player
 
 
-def remember_session(*, user: object, session_key: str | None) -> None:
+def prefers_four_colour(player_id: uuid.UUID | None) -> bool:
+    """Whether the player draws the deck in four colours (a preference kept on the player,
+    so it follows an account to every browser)."""
+    if player_id is None:
+        return False
+    return bool(Player.objects.filter(pk=player_id).values_list("four_colour", flat=True).first())
+
+
+def remember_session(*, user: User, session_key: str | None) -> None:
     """Index a logged-in session under its account, so ``end_sessions`` can find it."""
     if session_key:
         AccountSession.objects.update_or_create(
@@ -70,7 +79,7 @@ def remember_session(*, user: object, session_key: str | None) -> None:
         AccountSession.objects.filter(user=user).exclude(session_key__in=live).delete()
 
 
-def end_sessions(*, user: object, keep: str | None = None) -> int:
+def end_sessions(*, user: User, keep: str | None = None) -> int:
     """End every session logged in to ``user``'s account (but ``keep``): their cookies
     become empty sessions with no player. Returns how many ended."""
     store = import_module(settings.SESSION_ENGINE).SessionStore
@@ -112,7 +121,7 @@ def player_set_preferences(*, player: Player, four_colour: bool, autoplay: bool)
 
 
 @transaction.atomic
-def player_adopt(*, anonymous_id: uuid.UUID | None, user: object) -> Player:
+def player_adopt(*, anonymous_id: uuid.UUID | None, user: User) -> Player:
     """The account's player after a log-in, holding the anonymous player's games too.
 
     A first log-in (or a sign-up) turns the anonymous player into the account's; a later
@@ -127,7 +136,7 @@ def player_adopt(*, anonymous_id: uuid.UUID | None, user: object) -> Player:
     account = Player.objects.filter(user=user).first()
     if account is None:
         account = anonymous or Player()
-        account.user = user  # type: ignore[assignment]
+        account.user = user
         account.save()
         return account
     if anonymous is not None and anonymous.pk != account.pk:
@@ -158,7 +167,7 @@ def _merge_dailies(anonymous: Player, account: Player) -> None:
 
 
 @receiver(user_logged_in)
-def _adopt_on_login(sender: object, request: HttpRequest | None, user: object, **_: object) -> None:
+def _adopt_on_login(sender: object, request: HttpRequest | None, user: User, **_: object) -> None:
     if request is None:
         return
     player = player_adopt(anonymous_id=session_player_id(request), user=user)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
@@ -26,7 +27,7 @@ def badge(game: Game, looks: int = 0) -> dict[str, Any]:
 
 
 @require_safe
-def verdict(request: HttpRequest, game_id: str) -> HttpResponse:
+def verdict(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     """The ``#verdict`` badge; ``?poll=N`` counts the looks so far (anyone with the link may
     look: a verdict is about the deal, not the player)."""
     game = get_object_or_404(Game, pk=game_id)

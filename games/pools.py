@@ -92,11 +92,11 @@ def label(result: SolveResult) -> str:
     return difficulty(result.stats) if result.stats is not None else ""
 
 
-def deal_difficulty(game: str, deal: int) -> str | None:
+def deal_difficulty(slug: str, deal: int) -> str | None:
     """The stored difficulty of a deal proved winnable (``None``: not proved, or not yet
     checked). For pages that show a deal's difficulty, the daily's too."""
     label = (
-        DealVerdict.objects.filter(game=get_game(game).slug, deal=deal, verdict=Verdict.WINNABLE)
+        DealVerdict.objects.filter(game=get_game(slug).slug, deal=deal, verdict=Verdict.WINNABLE)
         .values_list("difficulty", flat=True)
         .first()
     )
@@ -115,10 +115,10 @@ class NewDeal:
     note: str = ""
 
 
-def pool_pick(*, game: str, player: Player, choice: str) -> NewDeal:
+def pool_pick(*, slug: str, player: Player, choice: str) -> NewDeal:
     """The deal for ``choice`` (a :class:`DealChoice`): a pooled proved deal, counted as
     dealt, preferring one of the asked difficulty, then any other; random otherwise."""
-    rules = get_game(game)
+    rules = get_game(slug)
     if choice == DealChoice.ANY:
         return NewDeal(None)
     difficulty = "" if choice == DealChoice.WINNABLE else choice
@@ -141,18 +141,18 @@ def pool_pick(*, game: str, player: Player, choice: str) -> NewDeal:
     return NewDeal(entry.deal, note)
 
 
-def _pooled(game: str, player: Player, difficulty: str) -> DealVerdict | None:
-    pool = DealVerdict.objects.filter(game=game, pooled=True, verdict=Verdict.WINNABLE)
+def _pooled(slug: str, player: Player, difficulty: str) -> DealVerdict | None:
+    pool = DealVerdict.objects.filter(game=slug, pooled=True, verdict=Verdict.WINNABLE)
     if difficulty:
         pool = pool.filter(difficulty=difficulty)
-    played = Game.objects.filter(owner=player, game=game).values("deal")
+    played = Game.objects.filter(owner=player, game=slug).values("deal")
     return pool.exclude(deal__in=played).order_by("dealt", "?").first()
 
 
 def game_new(
     *,
     player: Player,
-    game: str,
+    slug: str,
     deal: int | None,
     choice: str | None,
     remember: bool,
@@ -165,20 +165,20 @@ def game_new(
     A typed ``deal`` plays as asked (its verdict is queued when unknown); otherwise
     ``choice`` (default: the player's preference, saved when ``remember``) picks the deal.
     """
-    rules = get_game(game)
+    rules = get_game(slug)
     choice = choice or player.new_deals
     with transaction.atomic():  # a refused start (a bad option) changes nothing
         note = ""
         if deal is None:
-            picked = pool_pick(game=rules.slug, player=player, choice=choice)
+            picked = pool_pick(slug=rules.slug, player=player, choice=choice)
             deal, note = picked.deal, picked.note
         started = game_start(
-            player=player, game=rules.slug, deal=deal, autoplay=autoplay, options=options, now=now
+            player=player, slug=rules.slug, deal=deal, autoplay=autoplay, options=options, now=now
         )
         if remember and choice != player.new_deals:
             player.new_deals = choice
             Player.objects.filter(pk=player.pk).update(new_deals=choice)
-        verdict_request(game=rules.slug, deal=started.deal, now=now)
+        verdict_request(slug=rules.slug, deal=started.deal, now=now)
         if choice != DealChoice.ANY:
             top_up_game(rules.slug, now=now)
     return started, note
@@ -198,20 +198,20 @@ def verdict_for(game: Game) -> DealVerdict | None:
     return row
 
 
-def verdict_request(*, game: str, deal: int, now: datetime) -> DealVerdict | None:
+def verdict_request(*, slug: str, deal: int, now: datetime) -> DealVerdict | None:
     """The deal's verdict row; a new one is queued for the worker (``None`` when too many
     verdicts are already waiting)."""
-    row = DealVerdict.objects.filter(game=game, deal=deal).first()
+    row = DealVerdict.objects.filter(game=slug, deal=deal).first()
     if row is not None:
         return row
     if DealVerdict.objects.filter(verdict=Verdict.PENDING).count() >= MAX_PENDING:
         return None
     try:
         with transaction.atomic():
-            row = DealVerdict.objects.create(game=game, deal=deal, requested_at=now)
+            row = DealVerdict.objects.create(game=slug, deal=deal, requested_at=now)
     except IntegrityError:  # another request asked first
-        return DealVerdict.objects.filter(game=game, deal=deal).first()
-    decide_deal.enqueue(game=game, deal=deal)
+        return DealVerdict.objects.filter(game=slug, deal=deal).first()
+    decide_deal.enqueue(game=slug, deal=deal)
     return row
 
 
@@ -229,11 +229,11 @@ def solved_fields(result: SolveResult, now: datetime) -> dict[str, Any]:
     }
 
 
-def verdict_record(*, game: str, deal: int, result: SolveResult, now: datetime) -> DealVerdict:
+def verdict_record(*, slug: str, deal: int, result: SolveResult, now: datetime) -> DealVerdict:
     """Store what a solve of ``deal`` (from its deal, no options) found, for a caller that
     solved it anyway (the daily's preparation): its badge and ``deal_difficulty`` then read
     it. A pooled deal stays pooled."""
-    rules = get_game(game)
+    rules = get_game(slug)
     fields = solved_fields(result, now)
     row, _ = DealVerdict.objects.update_or_create(
         game=rules.slug, deal=deal, defaults=fields, create_defaults={**fields, "requested_at": now}
@@ -257,11 +257,11 @@ def decide_deal(game: str, deal: int) -> str:
 # -- pools --------------------------------------------------------------------------------
 
 
-def fresh_counts(game: str) -> dict[str, int]:
+def fresh_counts(slug: str) -> dict[str, int]:
     """Per difficulty, the pooled deals New game has not dealt yet."""
     counts = {label: 0 for label in Difficulty.values}
     rows = (
-        DealVerdict.objects.filter(game=game, pooled=True, dealt=0, verdict=Verdict.WINNABLE)
+        DealVerdict.objects.filter(game=slug, pooled=True, dealt=0, verdict=Verdict.WINNABLE)
         .values("difficulty")
         .annotate(n=Count("pk"))
     )
@@ -275,10 +275,10 @@ def is_short(counts: dict[str, int]) -> bool:
 
 
 def pool_add(
-    *, game: str, deal: int, now: datetime, max_nodes: int = POOL_NODES
+    *, slug: str, deal: int, now: datetime, max_nodes: int = POOL_NODES
 ) -> DealVerdict | None:
     """Solve ``deal`` and pool it when it is won and playable; ``None`` otherwise."""
-    rules = get_game(game)
+    rules = get_game(slug)
     board = Board(rules, deal)
     if not is_playable(board):
         return None
@@ -331,7 +331,7 @@ def fill_pool(game: str) -> dict[str, object]:
 
 
 def _enqueue_fill(
-    game: str, counts: dict[str, int], *, now: datetime, from_task: bool = False
+    slug: str, counts: dict[str, int], *, now: datetime, from_task: bool = False
 ) -> bool:
     """Queue a ``fill_pool`` batch unless one is waiting (or, for the schedule, running).
 
@@ -341,7 +341,7 @@ def _enqueue_fill(
     ``EMPTY_POOL_BATCHES`` in an hour (a game whose winnable deals are rare cannot hold all
     other work back)."""
     tasks = DBTaskResult.objects.filter(
-        task_path=fill_pool.module_path, args_kwargs__kwargs__game=game
+        task_path=fill_pool.module_path, args_kwargs__kwargs__game=slug
     )
     if tasks.filter(status=TaskResultStatus.READY).exists():
         return False
@@ -355,14 +355,14 @@ def _enqueue_fill(
         < EMPTY_POOL_BATCHES
     )
     priority = EMPTY_POOL_PRIORITY if urgent else fill_pool.priority
-    fill_pool.using(priority=priority).enqueue(game=game)
+    fill_pool.using(priority=priority).enqueue(game=slug)
     return True
 
 
-def top_up_game(game: str, *, now: datetime) -> bool:
+def top_up_game(slug: str, *, now: datetime) -> bool:
     """Queue a batch for ``game``'s pool if it is short (no solving here)."""
-    counts = fresh_counts(game)
-    return is_short(counts) and _enqueue_fill(game, counts, now=now)
+    counts = fresh_counts(slug)
+    return is_short(counts) and _enqueue_fill(slug, counts, now=now)
 
 
 def top_up(now: datetime) -> None:

@@ -9,16 +9,10 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
-from typing import TYPE_CHECKING
 
 from games.rules import GAMES, Board, Card, GameRules, Move, NotationError, get_game
 from games.rules.cards import RANK_NAMES, RANKS, SUIT_NAMES
 from games.rules.solver import Hint
-
-if TYPE_CHECKING:
-    from datetime import datetime
-
-    from games.models import Game
 
 SUIT_SYMBOLS = "♣♦♥♠"
 SUIT_CLASSES = ("c", "d", "h", "s")
@@ -292,9 +286,10 @@ def layout_preview(slug: str) -> BoardView:
     return board_view(Board(get_game(slug), 1))
 
 
-def thumbnail(game: object) -> BoardView:
-    """A saved game's current position, for the small pictures of "My games"."""
-    return board_view(Board.from_layout(game.position), interactive=False)  # type: ignore[attr-defined]
+def thumbnail(position: str) -> BoardView:
+    """A saved game's current position (its layout text), for the small pictures of "My
+    games"."""
+    return board_view(Board.from_layout(position), interactive=False)
 
 
 def describe_move(board: Board, move: Move) -> str:
@@ -409,23 +404,21 @@ def move_list(board: Board, line: list[str], *, first: int = 1) -> list[tuple[in
     return moves
 
 
-def daily_ending(game: Game, *, now: datetime) -> dict[str, object]:
-    """What a daily win shows: moves against par, the player's place among the day's ranked
-    winners (or where an unranked win would place) and the next game's daily of that day."""
-    from games.daily import own_row, winners_by_daily  # the daily module reads the database
-
-    daily = game.daily
-    assert daily is not None
-    row = own_row(daily, game.owner, now=now)
+def daily_ending(
+    slug: str, *, moves: int, par: int, rank: int | None, ranked: bool, players: int
+) -> dict[str, object]:
+    """What a daily win of ``slug`` in ``moves`` shows: moves against par, the player's place
+    among the day's ``players`` ranked winners (``rank``, or where an unranked win would
+    place) and the next game's daily of that day."""
     slugs = list(GAMES)
-    following = GAMES[slugs[(slugs.index(game.game) + 1) % len(slugs)]]
-    over = game.ply - daily.par
+    following = GAMES[slugs[(slugs.index(slug) + 1) % len(slugs)]]
+    over = moves - par
     return {
         "over_par": over,
         "under_par": -over,
-        "rank": row.rank if row else None,
-        "ranked": bool(row and row.ranked),
-        "players": winners_by_daily([daily]).get(daily.pk, 0),
+        "rank": rank,
+        "ranked": ranked,
+        "players": players,
         "next": {"slug": following.slug, "name": following.name},
     }
 

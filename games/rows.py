@@ -20,9 +20,9 @@ from typing import Any
 
 from django.db import connections
 from django.db.backends.base.base import BaseDatabaseWrapper
-from django.db.models import Field
+from django.db.models import Field, Model
 
-from games.models import Game, Move
+from games.models import Game, PlayedMove
 
 Converter = Callable[[Any, Any, BaseDatabaseWrapper], Any]
 
@@ -61,12 +61,24 @@ class _Statements:
 _statements: dict[str, _Statements] = {}
 
 
+def _field(model: type[Model], name: str) -> Field[Any, Any]:
+    """A concrete field of ``model`` (``get_field`` also finds reverse relations)."""
+    field = model._meta.get_field(name)
+    assert isinstance(field, Field)
+    return field
+
+
+def _column(field: Field[Any, Any]) -> str:
+    assert field.column is not None
+    return field.column
+
+
 def _prepare(connection: BaseDatabaseWrapper) -> _Statements:
     """The statements and converters for one database (its vendor and column types)."""
     quote = connection.ops.quote_name
     game_table = quote(Game._meta.db_table)
-    pk_column = quote(Game._meta.pk.column)
-    columns = ", ".join(quote(field.column) for field in GAME_FIELDS)
+    pk_column = quote(_column(_field(Game, "id")))
+    columns = ", ".join(quote(_column(field)) for field in GAME_FIELDS)
     converters = []
     for index, field in enumerate(GAME_FIELDS):
         expression = field.get_col(Game._meta.db_table)
@@ -75,10 +87,10 @@ def _prepare(connection: BaseDatabaseWrapper) -> _Statements:
         if found:
             converters.append((index, tuple(found), expression))
     assignments = ", ".join(
-        f"{quote(Game._meta.get_field(name).column)} = %s" for name in ("version", *SWAPPED)
+        f"{quote(_column(_field(Game, name)))} = %s" for name in ("version", *SWAPPED)
     )
-    version = quote(Game._meta.get_field("version").column)
-    move_columns = ", ".join(quote(Move._meta.get_field(name).column) for name in MOVE_COLUMNS)
+    version = quote(_column(_field(Game, "version")))
+    move_columns = ", ".join(quote(_column(_field(PlayedMove, name))) for name in MOVE_COLUMNS)
     placeholders = "(" + ", ".join(["%s"] * len(MOVE_COLUMNS)) + ")"
     return _Statements(
         select_game=f"SELECT {columns} FROM {game_table} WHERE {pk_column} = %s",
@@ -87,13 +99,13 @@ def _prepare(connection: BaseDatabaseWrapper) -> _Statements:
             f"UPDATE {game_table} SET {assignments} WHERE {pk_column} = %s AND {version} = %s"
         ),
         insert_move_row=placeholders,
-        insert_moves=f"INSERT INTO {quote(Move._meta.db_table)} ({move_columns}) VALUES ",
+        insert_moves=f"INSERT INTO {quote(PlayedMove._meta.db_table)} ({move_columns}) VALUES ",
         select_line=(
-            f"SELECT {quote(Move._meta.get_field('notation').column)}"
-            f" FROM {quote(Move._meta.db_table)}"
-            f" WHERE {quote(Move._meta.get_field('game').column)} = %s"
-            f" AND {quote(Move._meta.get_field('undone').column)} = %s"
-            f" ORDER BY {quote(Move._meta.get_field('ply').column)}"
+            f"SELECT {quote(_column(_field(PlayedMove, 'notation')))}"
+            f" FROM {quote(PlayedMove._meta.db_table)}"
+            f" WHERE {quote(_column(_field(PlayedMove, 'game')))} = %s"
+            f" AND {quote(_column(_field(PlayedMove, 'undone')))} = %s"
+            f" ORDER BY {quote(_column(_field(PlayedMove, 'ply')))}"
         ),
     )
 
@@ -131,7 +143,7 @@ def read_line(game: Game, *, using: str = "default") -> list[str]:
     """The notation of the game's current line, in play order (its moves not undone)."""
     connection = connections[using]
     statements = _for(connection)
-    game_key = Move._meta.get_field("game").get_db_prep_value(game.pk, connection)
+    game_key = PlayedMove._meta.get_field("game").get_db_prep_value(game.pk, connection)
     with connection.cursor() as cursor:
         cursor.execute(statements.select_line, [game_key, False])
         return [notation for (notation,) in cursor.fetchall()]
@@ -145,7 +157,7 @@ def swap_game(game: Game, *, using: str = "default") -> bool:
     statements = _for(connection)
     values = [game.version + 1]
     for name in SWAPPED:
-        field = Game._meta.get_field(name)
+        field = _field(Game, name)
         values.append(field.get_db_prep_save(getattr(game, field.attname), connection))
     values.append(Game._meta.pk.get_db_prep_value(game.pk, connection))
     values.append(game.version)
@@ -172,8 +184,8 @@ def insert_moves(
         return
     connection = connections[using]
     statements = _for(connection)
-    game_key = Move._meta.get_field("game").get_db_prep_save(game.pk, connection)
-    played_at = Move._meta.get_field("played_at").get_db_prep_save(now, connection)
+    game_key = PlayedMove._meta.get_field("game").get_db_prep_save(game.pk, connection)
+    played_at = PlayedMove._meta.get_field("played_at").get_db_prep_save(now, connection)
     values: list[Any] = []
     for offset, (notation, auto) in enumerate(played):
         values += [game_key, first_ply + offset, notation, auto, False, played_at]

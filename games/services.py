@@ -21,11 +21,10 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 
 from games import rows, solver_jobs
-from games.daily import record_win
 from games.dealing import random_playable_deal
-from games.models import Daily, Game, Move, Player
-from games.rules import Board, GameRecord, IllegalMove, get_game
-from games.rules import Move as RulesMove
+from games.leaderboard import record_win
+from games.models import Daily, Game, PlayedMove, Player
+from games.rules import Board, GameRecord, IllegalMove, Move, get_game
 from games.rules.solver import Hint
 
 IDLE_CAP = timedelta(minutes=2)
@@ -76,7 +75,7 @@ class Outcome:
 def game_start(
     *,
     player: Player,
-    game: str,
+    slug: str,
     deal: int | None = None,
     autoplay: bool | None = None,
     options: Iterable[str] = (),
@@ -85,7 +84,7 @@ def game_start(
 ) -> Game:
     """Create a game of ``deal`` and play its safe opening. Without a ``deal``, a random one
     that leaves a legal move after that opening (``games.pools`` deals proved ones)."""
-    rules = get_game(game)
+    rules = get_game(slug)
     options = tuple(options)
     number = deal if deal is not None else random_playable_deal(rules, options)
     board = Board(rules, number, options=options)
@@ -207,7 +206,7 @@ def auto_finish(board: Board) -> list[Move]:
     if board.rules.base_is_chosen and board.base_rank is None:
         return []
     trial = board.copy(stack=False)
-    moves: list[RulesMove] = []
+    moves: list[Move] = []
     while not trial.is_won():
         step = next((m for m in trial.legal_moves() if m.to_foundation), None)
         if step is None:
@@ -250,7 +249,7 @@ def game_undo(
     game.redo += len(group)
     with transaction.atomic():
         _save(game, board, now=now)
-        Move.objects.filter(pk__in=[pk for pk, _, _ in group]).update(undone=True)
+        PlayedMove.objects.filter(pk__in=[pk for pk, _, _ in group]).update(undone=True)
     played = tuple(notation for _, notation, _ in group)
     return Outcome(game, board, played, automatic=len(group) - 1, back=True)
 
@@ -283,7 +282,7 @@ def game_restart(
     game.undos += restart_ply - opening  # every move a restart takes back is an undo (RULES.md)
     with transaction.atomic():
         _save(game, board, now=now, restart_ply=restart_ply)
-        Move.objects.filter(pk__in=[pk for pk, _, _ in line[opening:]]).update(undone=True)
+        PlayedMove.objects.filter(pk__in=[pk for pk, _, _ in line[opening:]]).update(undone=True)
     return Outcome(game, board)
 
 
@@ -292,6 +291,7 @@ def game_set_autoplay(
 ) -> Outcome:
     """Switch auto-play for this game and save it as the player's preference."""
     game, board = _load(game_id, player_id, None)
+    assert player_id is not None  # _load checked the owner
     game.autoplay = on
     moves = [*board.autoplay(), *auto_finish(board)] if on else []
     played = [(m.notation(), True) for m in moves]
@@ -373,7 +373,7 @@ def _redo(
     game.undos += count_undo
     with transaction.atomic():
         _save(game, board, now=now)
-        Move.objects.filter(pk__in=[m[0] for m in pending]).update(undone=False)
+        PlayedMove.objects.filter(pk__in=[m[0] for m in pending]).update(undone=False)
     automatic = len(pending) - 1 - max((i for i, m in enumerate(pending) if not m[3]), default=-1)
     return Outcome(game, board, tuple(m[2] for m in pending), automatic=automatic)
 
@@ -471,8 +471,8 @@ def game_import(*, player: Player, record: GameRecord, now: datetime) -> Game:
             active_at=now,
             imported=True,
         )
-        Move.objects.bulk_create(
-            Move(game=game, ply=ply, notation=move.notation())
+        PlayedMove.objects.bulk_create(
+            PlayedMove(game=game, ply=ply, notation=move.notation())
             for ply, move in enumerate(record.moves, 1)
         )
         game.ply = board.ply

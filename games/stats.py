@@ -7,7 +7,7 @@ from datetime import timedelta
 
 from django.db.models import Exists, OuterRef
 
-from games.models import Game, Move, Player
+from games.models import Game, PlayedMove, Player
 from games.rules import GAMES
 
 
@@ -38,7 +38,7 @@ def player_stats(player: Player, *, recent: int = 40) -> list[GameStats]:
     unfinished breaks it, except the newest one, which may still be won.
     """
     stats = {slug: GameStats(slug, rules.name) for slug, rules in GAMES.items()}
-    played = Move.objects.filter(game=OuterRef("pk"), auto=False)
+    played = PlayedMove.objects.filter(game=OuterRef("pk"), auto=False)
     rows = list(
         Game.objects.filter(owner=player, imported=False)
         .filter(Exists(played))

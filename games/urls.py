@@ -3,7 +3,7 @@ import datetime as dt
 from django.contrib.auth import views as auth_views
 from django.urls import path, register_converter
 
-from games import daily_views, limits, player_views, pool_views, views
+from games import daily_views, leaderboard_views, limits, player_views, pool_views, views
 from games.limits import rate_limited
 
 
@@ -48,13 +48,17 @@ urlpatterns = [
     path("daily/", daily_views.today, name="daily"),
     path("daily/archive/", daily_views.archive, name="daily_archive"),
     path("daily/<date:date>/", daily_views.day, name="daily_day"),
-    path("daily/<date:date>/<slug:slug>/", daily_views.board, name="daily_board"),
+    path(
+        "daily/<date:date>/<slug:slug>/",
+        leaderboard_views.daily_leaderboard,
+        name="daily_leaderboard",
+    ),
     path(
         "daily/<date:date>/<slug:slug>/play",
         rate_limited("play", *limits.PLAY)(daily_views.play),
         name="daily_play",
     ),
-    path("leaderboard/<slug:slug>/", daily_views.game_board, name="game_board"),
+    path("leaderboard/<slug:slug>/", leaderboard_views.game_leaderboard, name="game_leaderboard"),
     path("me/", player_views.profile, name="profile"),
     path("me/games/", player_views.my_games, name="my_games"),
     path("me/stats/", player_views.stats, name="stats"),

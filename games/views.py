@@ -7,6 +7,7 @@ renders the full page with its 4xx status and the reason.
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable
 from typing import Any
 
@@ -17,25 +18,23 @@ from django.templatetags.static import static
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import reswap, retarget
+from django_htmx.middleware import HtmxDetails
 
-from games import limits, pool_views, pools, services, solver_jobs
-from games.daily import game_visible_to, is_late, live_daily_of_deal
+from games import limits, pages, pool_views, pools, services, solver_jobs
+from games.daily import live_daily_of_deal, live_deal_refusal, secrecy_refusal
 from games.forms import ActionForm, DealsForm, ImportForm, MoveForm, PlayForm, ReplayForm
 from games.models import DealChoice, Game
 from games.players import current_player, known_player, session_player_id
 from games.presentation import (
     analysis_message,
     board_view,
-    daily_ending,
-    describe_outcome,
-    hint_message,
     layout_preview,
     move_list,
     parse_selection,
-    touched_piles,
 )
 from games.rules import (
     GAMES,
+    GROUPS,
     GameRecord,
     GameRules,
     Move,
@@ -47,18 +46,32 @@ from games.rules import (
 GAME_PAGE = "games/game.html"
 
 
+class HtmxHttpRequest(HttpRequest):
+    """A request as django-htmx's middleware leaves it (``request.htmx``)."""
+
+    htmx: HtmxDetails
+
+
 @require_safe
-def home(request: HttpRequest) -> HttpResponse:
-    previews = [(rules, layout_preview(slug)) for slug, rules in GAMES.items()]
+def home(request: HtmxHttpRequest) -> HttpResponse:
+    groups = [
+        (key, *GROUPS[key], [(r, layout_preview(r.slug)) for r in GAMES.values() if r.group == key])
+        for key in GROUPS
+    ]
     player = known_player(request)
     resume = player.games.filter(status=Game.Status.PLAYING).first() if player else None
     deals = DealsForm(initial={"deals": player.new_deals if player else DealChoice.WINNABLE})
-    context = {"previews": previews, "resume": resume, "deals_form": deals}
+    context = {
+        "groups": [group for group in groups if group[-1]],
+        "first": next(iter(GAMES)),
+        "resume": resume,
+        "deals_form": deals,
+    }
     return render(request, "games/home.html", context)
 
 
 @require_safe
-def health(request: HttpRequest) -> HttpResponse:
+def health(request: HtmxHttpRequest) -> HttpResponse:
     """For load balancers and the benchmark's baseline: no database, no template."""
     return HttpResponse("ok", content_type="text/plain")
 
@@ -67,19 +80,19 @@ ROBOTS = "User-agent: *\nDisallow: /play/\nDisallow: /daily/*/play\nDisallow: /g
 
 
 @require_safe
-def robots(request: HttpRequest) -> HttpResponse:
+def robots(request: HtmxHttpRequest) -> HttpResponse:
     """Starting a game is a GET (shareable deal links): keep crawlers from starting games."""
     return HttpResponse(ROBOTS, content_type="text/plain")
 
 
 @require_safe
-def favicon(request: HttpRequest) -> HttpResponse:
+def favicon(request: HtmxHttpRequest) -> HttpResponse:
     """Browsers ask for /favicon.ico whatever the page says: send them to the SVG icon."""
     return redirect(static("favicon.svg"), permanent=True)
 
 
 @require_safe
-def rules_page(request: HttpRequest, slug: str) -> HttpResponse:
+def rules_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     rules = rules_or_404(slug)
     context = {"rules": rules, "difficulty": pools.difficulty_rule(rules)}
     return render(request, f"games/rules/{rules.slug}.html", context)
@@ -87,7 +100,7 @@ def rules_page(request: HttpRequest, slug: str) -> HttpResponse:
 
 @limits.rate_limited("play", *limits.PLAY)
 @require_safe
-def play(request: HttpRequest, slug: str, deal: int | None = None) -> HttpResponse:
+def play(request: HtmxHttpRequest, slug: str, deal: int | None = None) -> HttpResponse:
     """Start a game (a proved winnable deal by default, or the one in the URL) and go to its
     page."""
     rules = rules_or_404(slug)
@@ -96,13 +109,13 @@ def play(request: HttpRequest, slug: str, deal: int | None = None) -> HttpRespon
         return _bad_request(
             request, form.error_text() or f"Deal numbers run from 1 to {form.max_deal}."
         )
-    live = deal and live_daily_of_deal(game=rules.slug, deal=deal, now=timezone.now())
+    live = deal and live_daily_of_deal(slug=rules.slug, deal=deal, now=timezone.now())
     if live:  # no practice on a live daily's deal: the player's daily game instead
         return redirect("games:daily_play", date=live.date, slug=live.game)
     try:
         game, note = pools.game_new(
             player=current_player(request),
-            game=rules.slug,
+            slug=rules.slug,
             deal=deal,
             choice=form.cleaned_data["deals"] or None,
             remember=form.cleaned_data["remember"],
@@ -118,20 +131,19 @@ def play(request: HttpRequest, slug: str, deal: int | None = None) -> HttpRespon
 
 
 @require_safe
-def game_page(request: HttpRequest, game_id: str) -> HttpResponse:
+def game_page(request: HtmxHttpRequest, game_id: uuid.UUID) -> HttpResponse:
     game = get_object_or_404(Game, pk=game_id)
     if secret := _secret(request, game):
         return secret
     board = services.game_board(game)
     selected = parse_selection(board, request.GET.get("select")) if _owns(request, game) else None
-    context = _context(request, game, board, selected)
-    context.update(pool_views.badge(game))
-    template = GAME_PAGE + ("#board" if request.htmx else "")
-    return render(request, template, context)
+    page = pages.game_page(game, board, selected=selected, **_viewer(request))
+    page.update(pool_views.badge(game))
+    return render(request, GAME_PAGE + ("#board" if request.htmx else ""), page)
 
 
 @require_POST
-def move(request: HttpRequest, game_id: str) -> HttpResponse:
+def move(request: HtmxHttpRequest, game_id: uuid.UUID) -> HttpResponse:
     form = MoveForm(request.POST)
     if not form.is_valid():
         return _refused(request, game_id, form.error_text(), status=400)
@@ -147,7 +159,7 @@ def move(request: HttpRequest, game_id: str) -> HttpResponse:
 
 def _action(service: Callable[..., services.Outcome]) -> Callable[..., HttpResponse]:
     @require_POST
-    def view(request: HttpRequest, game_id: str) -> HttpResponse:
+    def view(request: HtmxHttpRequest, game_id: uuid.UUID) -> HttpResponse:
         form = ActionForm(request.POST)
         if not form.is_valid():
             return _refused(request, game_id, form.error_text(), status=400)
@@ -163,7 +175,7 @@ restart = _action(services.game_restart)
 
 
 @require_POST
-def autoplay(request: HttpRequest, game_id: str) -> HttpResponse:
+def autoplay(request: HtmxHttpRequest, game_id: uuid.UUID) -> HttpResponse:
     on = request.POST.get("autoplay") == "1"
     return _act(
         request,
@@ -175,7 +187,7 @@ def autoplay(request: HttpRequest, game_id: str) -> HttpResponse:
 
 
 @require_safe
-def replay(request: HttpRequest, game_id: str) -> HttpResponse:
+def replay(request: HtmxHttpRequest, game_id: uuid.UUID) -> HttpResponse:
     """Step through a game's current line, read-only, for anyone with the link."""
     game = get_object_or_404(Game, pk=game_id)
     if secret := _secret(request, game):
@@ -214,7 +226,7 @@ def _window(game: Game, line: list[str], ply: int) -> list[tuple[int, str, str]]
 
 @limits.rate_limited("import", *limits.IMPORT)
 @require_http_methods(["GET", "HEAD", "POST"])
-def import_record(request: HttpRequest) -> HttpResponse:
+def import_record(request: HtmxHttpRequest) -> HttpResponse:
     """Paste a game record: replay it, or continue it as a new game of your own."""
     form = ImportForm(request.POST or None)
     error = ""
@@ -226,13 +238,9 @@ def import_record(request: HttpRequest) -> HttpResponse:
         except RulesError as bad:
             error = str(bad)[0].upper() + str(bad)[1:]
         else:
-            if live := live_daily_of_deal(game=record.game, deal=record.deal, now=timezone.now()):
-                return render(
-                    request,
-                    "games/import.html",
-                    {"form": form, "error": _live_daily_refusal(live)},
-                    status=403,
-                )
+            if live := live_daily_of_deal(slug=record.game, deal=record.deal, now=timezone.now()):
+                context = {"form": form, "error": live_deal_refusal(live)}
+                return render(request, "games/import.html", context, status=403)
             try:
                 game = services.game_import(
                     player=current_player(request), record=record, now=timezone.now()
@@ -248,7 +256,7 @@ def import_record(request: HttpRequest) -> HttpResponse:
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
-def delete(request: HttpRequest, game_id: str) -> HttpResponse:
+def delete(request: HtmxHttpRequest, game_id: uuid.UUID) -> HttpResponse:
     """Delete a game: a confirmation page, then a POST; only by its owner."""
     game = get_object_or_404(Game, pk=game_id)
     if not _owns(request, game):
@@ -269,7 +277,7 @@ def delete(request: HttpRequest, game_id: str) -> HttpResponse:
 
 @limits.rate_limited("hint", *limits.HINT)
 @require_POST
-def hint(request: HttpRequest, game_id: str) -> HttpResponse:
+def hint(request: HtmxHttpRequest, game_id: uuid.UUID) -> HttpResponse:
     """Highlight the next move of a winning line, or say why there is none."""
     solve_wait = limits.over_limit(request, "solve", limits.SOLVE, count=False)
     try:
@@ -286,22 +294,13 @@ def hint(request: HttpRequest, game_id: str) -> HttpResponse:
         return _refused(request, game_id, str(error), status=422)
     if solved:  # a position nobody had asked about: it spends the client's solver budget
         limits.over_limit(request, "solve", limits.SOLVE)
-    message, bad_news = hint_message(board, answer)
-    move = answer.move
-    # Without JavaScript the hinted card comes selected: one click on its destination plays it.
-    selected = None if request.htmx or move is None else move.notation().rsplit("-", 1)[0]
-    context = _context(request, game, board, selected, message=message, hint=move, error=bad_news)
-    if not request.htmx:
-        return render(request, GAME_PAGE, context)
-    context["changed"] = touched_piles(
-        context["view"], board, [move.notation()] if move else [], back=True
-    )
-    return _partials(request, context)
+    page = pages.after_hint(game, board, answer, partial=bool(request.htmx), **_viewer(request))
+    return _partials(request, page) if request.htmx else render(request, GAME_PAGE, page)
 
 
 @limits.rate_limited("analyse", *limits.ANALYSE)
 @require_safe
-def analyse(request: HttpRequest, game_id: str) -> HttpResponse:
+def analyse(request: HtmxHttpRequest, game_id: uuid.UUID) -> HttpResponse:
     """Where the game was lost: the move after which it could no longer be won (owner only).
 
     The search runs in the task worker; until it is done the answer is "analysing…", which
@@ -317,7 +316,7 @@ def analyse(request: HttpRequest, game_id: str) -> HttpResponse:
 
 
 @require_safe
-def analysis(request: HttpRequest, game_id: str) -> HttpResponse:
+def analysis(request: HtmxHttpRequest, game_id: uuid.UUID) -> HttpResponse:
     """The analysis as it stands (what "analysing…" polls); queues nothing."""
     game = get_object_or_404(Game, pk=game_id)
     if not _owns(request, game):
@@ -327,7 +326,7 @@ def analysis(request: HttpRequest, game_id: str) -> HttpResponse:
 
 
 def _analysis(
-    request: HttpRequest, game: Game, line: list[str], state: solver_jobs.AnalysisState
+    request: HtmxHttpRequest, game: Game, line: list[str], state: solver_jobs.AnalysisState
 ) -> HttpResponse:
     if not state.done:
         template = "games/analysis.html" + ("#analysing" if request.htmx else "")
@@ -339,7 +338,7 @@ def _analysis(
 
 
 @require_safe
-def record(request: HttpRequest, game_id: str) -> HttpResponse:
+def record(request: HtmxHttpRequest, game_id: uuid.UUID) -> HttpResponse:
     game = get_object_or_404(Game, pk=game_id)
     if secret := _secret(request, game):
         return secret
@@ -350,27 +349,21 @@ def record(request: HttpRequest, game_id: str) -> HttpResponse:
 # -- helpers ------------------------------------------------------------------------------
 
 
-def _secret(request: HttpRequest, game: Game) -> HttpResponse | None:
+def _secret(request: HtmxHttpRequest, game: Game) -> HttpResponse | None:
     """A refusal when ``game`` is someone else's daily game whose day is still live."""
-    if game_visible_to(game, session_player_id(request), now=timezone.now()):
-        return None
-    message = (
-        "This is another player's daily challenge game: its moves stay secret until the day "
-        "ends (midnight UTC). Then it is a public replay."
-    )
-    return render(request, "games/error.html", {"message": message}, status=403)
+    if message := secrecy_refusal(game, session_player_id(request), now=timezone.now()):
+        return render(request, "games/error.html", {"message": message}, status=403)
+    return None
 
 
-def _live_daily_refusal(daily: Any) -> str:
-    return (
-        f"This is the deal of today's {daily.rules.name} daily challenge: it can only be played "
-        "as your daily game until the day ends (midnight UTC)."
-    )
+def _viewer(request: HtmxHttpRequest) -> dict[str, Any]:
+    """Who looks at a game page, and when: the keywords of the ``pages`` builders."""
+    return {"viewer": session_player_id(request), "now": timezone.now()}
 
 
 def _act(
-    request: HttpRequest,
-    game_id: str,
+    request: HtmxHttpRequest,
+    game_id: uuid.UUID,
     service: Callable[..., services.Outcome],
     *,
     expected_ply: int | None,
@@ -394,26 +387,10 @@ def _act(
         return _refused(request, game_id, str(error), status=422, selected=selected)
     if not request.htmx:
         return _see_other(outcome.game)
-    message = describe_outcome(
-        outcome.board,
-        outcome.played,
-        automatic=outcome.automatic,
-        back=outcome.back,
-        restart=kind == "restart",
-    )
-    if kind == "autoplay":
-        message = f"Auto-play is {'on' if outcome.game.autoplay else 'off'}. {message}".strip()
-    context = _context(request, outcome.game, outcome.board, None, message=message, error=False)
-    view = context["view"]
-    if kind == "restart":
-        context["changed"] = list(view.piles.values())
-    else:
-        context["changed"] = touched_piles(view, outcome.board, outcome.played, back=outcome.back)
-    context |= {"played": outcome.played, "back": outcome.back}
-    return _partials(request, context)
+    return _partials(request, pages.after_action(outcome, kind=kind, **_viewer(request)))
 
 
-def _partials(request: HttpRequest, context: dict[str, Any], status: int = 200) -> HttpResponse:
+def _partials(request: HtmxHttpRequest, context: dict[str, Any], status: int = 200) -> HttpResponse:
     """What changed, for the board script: the controls only when the script's copy (its
     ``Castle-Controls`` header) differs from theirs."""
     context["controls_changed"] = request.headers.get("Castle-Controls") != context["controls"]
@@ -426,28 +403,32 @@ def _see_other(game: Game) -> HttpResponse:
     return response
 
 
-def _conflict(request: HttpRequest, error: services.GameConflict) -> HttpResponse:
+def _conflict(request: HtmxHttpRequest, error: services.GameConflict) -> HttpResponse:
     game = error.game
     try:
         game.refresh_from_db()
     except Game.DoesNotExist as gone:  # deleted while this action was on its way
         raise Http404("This game was deleted") from gone
     board = services.game_board(game)
-    context = _context(request, game, board, None, message=str(error))
     if not request.htmx:
-        return render(request, GAME_PAGE, context, status=409)
-    context["changed"] = list(context["view"].piles.values())
-    return _partials(request, context, status=409)
+        page = pages.game_page(game, board, message=str(error), **_viewer(request))
+        return render(request, GAME_PAGE, page, status=409)
+    page = pages.after_conflict(game, board, message=str(error), **_viewer(request))
+    return _partials(request, page, status=409)
 
 
 def _refused(
-    request: HttpRequest, game_id: str, reason: str, *, status: int, selected: str | None = None
+    request: HtmxHttpRequest,
+    game_id: uuid.UUID,
+    reason: str,
+    *,
+    status: int,
+    selected: str | None = None,
 ) -> HttpResponse:
     """The board stays as it was; the player reads why."""
     game = get_object_or_404(Game, pk=game_id)
-    if not request.htmx and not game_visible_to(
-        game, session_player_id(request), now=timezone.now()
-    ):  # someone else's live daily game: the reason, never its position
+    if not request.htmx and secrecy_refusal(game, session_player_id(request), now=timezone.now()):
+        # someone else's live daily game: the reason, never its position
         return render(request, "games/error.html", {"message": reason}, status=status)
     if request.htmx:
         response = render(
@@ -455,63 +436,12 @@ def _refused(
         )
         return reswap(retarget(response, "#status"), "outerHTML")
     board = services.game_board(game)
-    keep = selected if _owns(request, game) else None
-    context = _context(request, game, board, parse_selection(board, keep), message=reason)
-    return render(request, GAME_PAGE, context, status=status)
+    keep = parse_selection(board, selected if _owns(request, game) else None)
+    page = pages.game_page(game, board, selected=keep, message=reason, **_viewer(request))
+    return render(request, GAME_PAGE, page, status=status)
 
 
-def _context(
-    request: HttpRequest,
-    game: Game,
-    board: Any,
-    selected: str | None,
-    *,
-    message: str = "",
-    hint: Move | None = None,
-    error: bool | None = None,
-) -> dict[str, Any]:
-    owner = _owns(request, game)
-    won = board.is_won()
-    view = board_view(board, selected if owner else None, hint=hint)
-    context = {
-        "game": game,
-        "rules": game.rules,
-        "board": board,
-        "view": view,
-        "owner": owner,
-        "four_colour": request.session.get("four_colour", False),
-        "message": message,
-        "error": bool(message) if error is None else error,
-        "won": won,
-        "ending": daily_ending(game, now=timezone.now()) if won and game.daily_id else None,
-        "late": game.daily is not None and is_late(game.daily, game.finished_at or timezone.now()),
-        "stuck": owner and not won and board.is_cycle_stuck(),
-        # A won game is over: nothing to undo, redo or restart.
-        "can_undo": owner and not won and (game.ply > 0 or bool(game.restart_ply)),
-        "can_redo": owner and not won and game.redo > 0,
-        "can_restart": owner and not won and game.ply > services.opening_ply(game, board),
-        "clock": _clock(game) if owner and not game.is_finished else None,
-    }
-    # What the controls show, as the board script's Castle-Controls header says it back.
-    flags = [context[name] for name in ("can_undo", "can_redo", "can_restart", "won")]
-    context["controls"] = "".join("1" if flag else "0" for flag in [*flags, game.autoplay])
-    return context
-
-
-def _clock(game: Game) -> dict[str, int] | None:
-    """What the page's clock (static/js/clock.js) needs to tick between moves as the server
-    counts play time: the time stored, and the gap since the last action with its cap."""
-    if game.active_at is None:
-        return None
-    since = (timezone.now() - game.active_at).total_seconds()
-    return {
-        "elapsed": int(game.elapsed.total_seconds()),
-        "since": max(int(since), 0),
-        "cap": int(services.IDLE_CAP.total_seconds()),
-    }
-
-
-def _owns(request: HttpRequest, game: Game) -> bool:
+def _owns(request: HtmxHttpRequest, game: Game) -> bool:
     return session_player_id(request) == game.owner_id
 
 
@@ -523,5 +453,5 @@ def rules_or_404(slug: str) -> GameRules:
         raise Http404(str(error)) from error
 
 
-def _bad_request(request: HttpRequest, reason: str) -> HttpResponse:
+def _bad_request(request: HtmxHttpRequest, reason: str) -> HttpResponse:
     return render(request, "games/error.html", {"message": reason}, status=400)

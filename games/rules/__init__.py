@@ -19,10 +19,11 @@ from .errors import (
 )
 from .moves import Move
 from .record import GameRecord, ReplayError
-from .variants import GAMES, TAKE_BACK, GameRules, get_game
+from .variants import GAMES, GROUPS, TAKE_BACK, GameRules, get_game
 
 __all__ = [
     "GAMES",
+    "GROUPS",
     "MAX_DEAL",
     "TAKE_BACK",
     "BadDealNumber",

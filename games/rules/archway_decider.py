@@ -28,7 +28,7 @@ lost, with four devices:
   interchangeable), never the last card of a pile into a space (it changes nothing), never
   a card from space to space, and positions are keyed with the spaces' cards sorted.
 
-Measured (November 2026, ``python -m games.rules.bench_solver --archway-deals 1-20000``):
+Measured (November 2026, ``python -m tools.bench_solver --archway-deals 1-20000``):
 every deal of 1-20,000 decided, 9 winnable (465, 783, 6903, 7065, 8876, 10242, 16097,
 16788, 18559: 1 in 2,222), a median of 0.04 ms per deal (mean 15 ms, worst 6 s and 69,632
 positions, deal 3724). The budget is in positions (``max_nodes``), so two servers agree on

@@ -61,7 +61,7 @@ def deal(rules: GameRules, number: int) -> Layout:
             foundations[index].append(first)
     tableau: list[list[Card]] = [[] for _ in range(rules.tableau)]
     cards = iter(deck)
-    plan = list(range(rules.tableau)) * rules.deal.rounds + list(rules.deal.extra_to)
+    plan = rules.deal.plan(rules.tableau)
     for pile, card in zip(plan, cards, strict=False):
         if not (rules.deal.to_foundations and _goes_up(rules, foundations, card)):
             tableau[pile].append(card)

@@ -1190,12 +1190,17 @@ DIFFICULTY_NODES: Final[dict[str, tuple[int, int]]] = {
     "fortress": (141, 392),
     "chessboard": (189, 645),
     "archway": (44, 271),
+    "castles-in-spain": (69, 117),
+    "somerset": (858, 3_648),
+    "morehead": (209, 560),
 }
 """Per game: the most positions an *easy* deal, then a *medium* one, takes the solver to
 win. Measured (November 2026) as the tertiles of ``SolveResult.nodes`` over the deals the
 solver won among deals 1-150 at ``max_nodes=60_000``: 94 won for Beleaguered Castle, 130
 for Citadel, 64 for Streets and Alleys, 23 for Fortress, 104 for Chessboard; Archway over
-its nine winnable deals of 1-20,000 (30 to 8,216 positions)."""
+its nine winnable deals of 1-20,000 (30 to 8,216 positions). The family games over deals
+1-200 at ``max_nodes=60_000``: 182 won for Castles in Spain, 113 for Somerset, 188 for
+Morehead."""
 
 
 def difficulty(stats: SolveStats) -> Difficulty:

@@ -8,7 +8,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .building import Build, DownAnySuit, NoBuilding, SameSuitUpOrDown
+from .building import (
+    AlternateColourDown,
+    Build,
+    DownAnySuit,
+    NoBuilding,
+    OtherSuitDown,
+    SameSuitUpOrDown,
+)
 from .cards import ACE, CLUBS, DIAMONDS, HEARTS, KING, SPADES, SUIT_NAMES
 from .errors import RulesError, UnknownGame
 
@@ -43,7 +50,8 @@ class Deal:
 
     The deck is PySolFC's shuffle for the deal number (``pysol_cards``), dealt from the top.
     Cards that start foundations are taken out first, in deck order. Then ``rounds`` rounds
-    over all tableau piles, then one card to each pile in ``extra_to`` (0-based), then, when
+    over the tableau piles (round ``r`` starts at pile ``round_starts[r]``, 0 when not given:
+    Somerset's staircase), then one card to each pile in ``extra_to`` (0-based), then, when
     ``rest_to_reserves``, every remaining card onto the reserve pile of its rank.
     ``to_foundations`` (Citadel): a card that fits its foundation goes there instead of onto
     its pile, and that pile's turn is used up.
@@ -53,6 +61,33 @@ class Deal:
     extra_to: tuple[int, ...] = ()
     to_foundations: bool = False
     rest_to_reserves: bool = False
+    round_starts: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.round_starts and len(self.round_starts) != self.rounds:
+            raise ValueError(f"{self.rounds} rounds need {self.rounds} round starts")
+
+    def plan(self, piles: int) -> list[int]:
+        """The tableau pile (0-based) each dealt card goes to, in dealing order.
+
+        >>> Deal(rounds=3, round_starts=(0, 1, 2)).plan(3)
+        [0, 1, 2, 1, 2, 2]
+        """
+        starts = self.round_starts or (0,) * self.rounds
+        order = [pile for start in starts for pile in range(start, piles)]
+        return order + list(self.extra_to)
+
+
+GROUPS: dict[str, tuple[str, str]] = {
+    "classic": ("The six classics", "The games Castle began with, each with its own daily."),
+    "free-cells": ("With free cells", "A cell holds any one card: park a card to free another."),
+    "kings-only": ("Only kings fill a space", "An empty pile waits for a king."),
+    "runs": ("Runs move together", "A run built by the rule moves as one."),
+    "two-decks": ("Two decks", "104 cards, eight foundations."),
+    "other": ("Other ways to build", "Colours alternate, suits must differ, the base is yours."),
+}
+"""What a game adds to the classics, as the home page groups them, in that order: its
+title and one line."""
 
 
 def _suited(**kwargs: object) -> tuple[FoundationRule, ...]:
@@ -76,6 +111,19 @@ class GameRules:
     """Archway: thirteen reserve piles by rank, every card available, to foundations only."""
     options: tuple[str, ...] = ()
     aliases: tuple[str, ...] = field(default=())
+    group: str = "classic"
+    """What the game adds to the classics (a key of :data:`GROUPS`)."""
+    pysolfc_id: int | None = None
+    """PySolFC's number for the same game, whose deal numbers ours follow."""
+
+    def __post_init__(self) -> None:
+        if self.group not in GROUPS:
+            raise ValueError(f"{self.name}: unknown group {self.group!r}")
+
+    @property
+    def is_classic(self) -> bool:
+        """One of the six games the site started with (each has its own daily)."""
+        return self.group == "classic"
 
     @property
     def cards(self) -> int:
@@ -105,6 +153,7 @@ BELEAGUERED_CASTLE = GameRules(
     deal=Deal(rounds=6),
     options=(TAKE_BACK,),
     aliases=("beleaguered-fortress",),
+    pysolfc_id=34,
 )
 
 CITADEL = GameRules(
@@ -116,6 +165,7 @@ CITADEL = GameRules(
     foundations=_suited(dealt=True),
     build=DownAnySuit(),
     deal=Deal(rounds=6, to_foundations=True),
+    pysolfc_id=145,
 )
 
 STREETS_AND_ALLEYS = GameRules(
@@ -127,6 +177,7 @@ STREETS_AND_ALLEYS = GameRules(
     foundations=_suited(),
     build=DownAnySuit(),
     deal=Deal(rounds=6, extra_to=(0, 1, 2, 3)),
+    pysolfc_id=146,
 )
 
 FORTRESS = GameRules(
@@ -164,9 +215,60 @@ ARCHWAY = GameRules(
     reserves=True,
 )
 
+# -- The family: PySolFC's other Castle games, dealt with PySolFC's numbers ------------
+
+CASTLES_IN_SPAIN = GameRules(
+    slug="castles-in-spain",
+    name="Castles in Spain",
+    summary="Thirteen piles of four, all face up; build down in alternating colours.",
+    tableau=13,
+    left_wing=7,
+    foundations=_suited(),
+    build=AlternateColourDown(),
+    deal=Deal(rounds=4),
+    group="other",
+    pysolfc_id=83,
+)
+
+SOMERSET = GameRules(
+    slug="somerset",
+    name="Somerset",
+    summary="Ten piles dealt as a staircase of 1 to 8 cards; build down in alternating colours.",
+    tableau=10,
+    left_wing=5,
+    foundations=_suited(),
+    build=AlternateColourDown(),
+    deal=Deal(rounds=8, round_starts=(0, 1, 2, 3, 4, 5, 6, 7)),
+    group="other",
+    pysolfc_id=215,
+)
+
+MOREHEAD = GameRules(
+    slug="morehead",
+    name="Morehead",
+    summary="Somerset where a card goes on any suit but its own.",
+    tableau=10,
+    left_wing=5,
+    foundations=_suited(),
+    build=OtherSuitDown(),
+    deal=Deal(rounds=8, round_starts=(0, 1, 2, 3, 4, 5, 6, 7)),
+    group="other",
+    pysolfc_id=362,
+)
+
 GAMES: dict[str, GameRules] = {
     rules.slug: rules
-    for rules in (BELEAGUERED_CASTLE, CITADEL, STREETS_AND_ALLEYS, FORTRESS, CHESSBOARD, ARCHWAY)
+    for rules in (
+        BELEAGUERED_CASTLE,
+        CITADEL,
+        STREETS_AND_ALLEYS,
+        FORTRESS,
+        CHESSBOARD,
+        ARCHWAY,
+        CASTLES_IN_SPAIN,
+        SOMERSET,
+        MOREHEAD,
+    )
 }
 """The games by slug, in the order the site lists them."""
 

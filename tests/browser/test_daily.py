@@ -48,7 +48,7 @@ def test_win_todays_daily_and_find_your_row(
 
     page.locator(".daily-note a").click()
     mine = page.locator("tr.mine")
-    row = [
+    row: list[str | re.Pattern[str]] = [
         re.compile("^Player "),
         str(len(LINE)),
         "+8",

@@ -61,7 +61,7 @@ def tab(screen: BrowserContext, live_server: LiveServer) -> Iterator[Page]:
 
 
 def name_of(page: Page) -> str:
-    return page.context.screen_name  # type: ignore[attr-defined,no-any-return]
+    return page.context.screen_name  # type: ignore[attr-defined]
 
 
 def shoot(page: Page, what: str) -> None:
@@ -156,7 +156,7 @@ def test_long_piles_fit_and_stay_legible(tab: Page, live_server: LiveServer, nam
     assert longest >= 11
 
 
-def boxes(page: Page) -> list[dict[str, float]]:
+def boxes(page: Page) -> list[list[Any]]:
     return page.evaluate(
         "[...document.querySelectorAll('#board .pile')].map(p => {"
         " const r = p.getBoundingClientRect();"

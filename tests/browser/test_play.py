@@ -25,7 +25,7 @@ def start(page: Page, live_server: LiveServer, path: str) -> None:
     expect(page.locator("#board")).to_be_visible()
 
 
-def moves_counter(page: Page):  # type: ignore[no-untyped-def]
+def moves_counter(page: Page):
     return page.get_by_test_id("moves")
 
 
@@ -125,7 +125,7 @@ def test_the_same_moves_work_with_javascript_off(no_js_page: Page, live_server: 
     expect(moves_counter(page)).to_have_text("0")
 
 
-@pytest.mark.parametrize("line", ["citadel-3.txt", "fortress-3.txt"])
+@pytest.mark.parametrize("line", ["citadel-3.txt", "fortress-3.txt", "castles-in-spain-36.txt"])
 def test_a_whole_game_is_won_by_clicking(page: Page, live_server: LiveServer, line: str) -> None:
     headers, moves = split_record((LINES / line).read_text())
     start(page, live_server, f"/play/{headers['game'][0]}/{headers['deal'][0]}/?autoplay=0")

@@ -12,7 +12,7 @@ from games.models import DealVerdict
 pytestmark = pytest.mark.browser
 
 
-def new_game_button(page: Page, name: str):  # type: ignore[no-untyped-def]
+def new_game_button(page: Page, name: str):
     card = page.locator("li.game-card").filter(
         has=page.get_by_role("heading", name=name, exact=True)
     )
@@ -22,7 +22,7 @@ def new_game_button(page: Page, name: str):  # type: ignore[no-untyped-def]
 def test_new_game_on_the_home_page_deals_a_proved_winnable_deal(
     page: Page, live_server: LiveServer
 ) -> None:
-    assert pools.pool_add(game="citadel", deal=2, now=timezone.now()) is not None
+    assert pools.pool_add(slug="citadel", deal=2, now=timezone.now()) is not None
     page.goto(live_server.url + "/")
     expect(page.get_by_label("New games deal")).to_have_value("winnable")
 

@@ -30,7 +30,7 @@ def browser(player: Player | None = None, *, csrf: bool = True, session: str = "
         data = client.session
         data[SESSION_KEY] = str(player.pk)
         data.save()
-        client.cookies[settings.SESSION_COOKIE_NAME] = data.session_key
+        client.cookies[settings.SESSION_COOKIE_NAME] = data.session_key or ""
     elif session:
         client.cookies[settings.SESSION_COOKIE_NAME] = session
     if csrf:

@@ -6,6 +6,7 @@ them go. Each racer's compare-and-swap of ``Game.version`` must then find out th
 one wrote first.
 """
 
+import functools
 import random
 import threading
 import time
@@ -22,10 +23,10 @@ from django.urls import reverse
 
 from games import daily as dailies
 from games import services
-from games.loadtest import replay_problems
-from games.models import Daily, Entry, Game, Move, Player
+from games.models import Daily, Entry, Game, PlayedMove, Player
 from games.rules import GAMES, RulesError
 from games.rules.record import split_record
+from tools.loadtest import replay_problems
 
 from .helpers import NOW, browser
 
@@ -88,7 +89,7 @@ def wait_for_lock_waiters(count: int, timeout: float = 20) -> None:
 
 
 def start(player: Player, deal: int = 1, slug: str = "beleaguered-castle") -> Game:
-    return services.game_start(player=player, game=slug, deal=deal, autoplay=False, now=NOW)
+    return services.game_start(player=player, slug=slug, deal=deal, autoplay=False, now=NOW)
 
 
 def play(game: Game, notation: str, ply: int) -> Callable[[], services.Outcome]:
@@ -198,7 +199,7 @@ def test_unstaged_races_on_one_game_never_store_a_ply_twice() -> None:
             gate.wait()
             return play(game, notation, ply)()
 
-        results = in_threads([lambda n=n: fire(n) for n in moves])
+        results = in_threads([functools.partial(fire, n) for n in moves])
         kinds = Counter(type(r).__name__ for r in results)
         assert kinds == {"Outcome": 1, "GameConflict": 1}, results
         tally.update(kinds)
@@ -235,7 +236,7 @@ def test_many_games_played_at_once_stay_replayable() -> None:
     slugs = list(GAMES)
     games = [
         services.game_start(
-            player=player, game=slugs[i % len(slugs)], deal=100 + i, autoplay=i % 3 == 0, now=NOW
+            player=player, slug=slugs[i % len(slugs)], deal=100 + i, autoplay=i % 3 == 0, now=NOW
         )
         for i in range(12)
     ]
@@ -246,7 +247,7 @@ def test_many_games_played_at_once_stay_replayable() -> None:
         tally: Counter[str] = Counter()
         for _ in range(60):
             game = Game.objects.get(pk=rng.choice(ids))
-            kwargs = {"game_id": game.pk, "player_id": player.pk, "now": NOW}
+            kwargs: dict[str, Any] = {"game_id": game.pk, "player_id": player.pk, "now": NOW}
             roll = rng.random()
             try:
                 if roll < 0.12:
@@ -269,11 +270,11 @@ def test_many_games_played_at_once_stay_replayable() -> None:
                 tally["refused by the rules"] += 1
         return tally
 
-    results = in_threads([lambda seed=seed: worker(seed) for seed in range(8)], timeout=120)
+    results = in_threads([functools.partial(worker, seed) for seed in range(8)], timeout=120)
 
     unexpected = [r for r in results if not isinstance(r, Counter)]
     assert unexpected == []
-    tally = sum(results, Counter())
+    tally: Counter[str] = sum(results, Counter())
     assert tally["stored"] >= 200 and tally["conflict"] > 0, tally
     assert_consistent()
     for game in Game.objects.filter(pk__in=ids):
@@ -384,6 +385,10 @@ def test_the_same_winning_move_from_two_tabs_stores_one_entry() -> None:
 # -- double submissions of forms (issue: nothing a client sends can crash a page) ----------
 
 
+def status_of(client: Client, url: str) -> int:
+    return client.get(url).status_code
+
+
 def at_once(actions: list[Callable[[], Any]]) -> list[Any]:
     """Fire ``actions`` at the same instant, each in its own thread and connection."""
     gate = threading.Barrier(len(actions), timeout=10)
@@ -454,7 +459,7 @@ def test_a_delete_racing_moves_leaves_no_orphan_and_no_500(attempt: int) -> None
 
     assert all(status < 500 for status in statuses), statuses
     assert not Game.objects.filter(pk=game.pk).exists()
-    assert not Move.objects.filter(game_id=game.pk).exists()
+    assert not PlayedMove.objects.filter(game_id=game.pk).exists()
 
 
 def test_analyse_requests_at_once_queue_one_task() -> None:
@@ -465,7 +470,7 @@ def test_analyse_requests_at_once_queue_one_task() -> None:
     clients = [browser(player) for _ in range(4)]
     url = f"{game.get_absolute_url()}analyse"
 
-    statuses = at_once([lambda c=c: c.get(url).status_code for c in clients])
+    statuses = at_once([functools.partial(status_of, c, url) for c in clients])
 
     assert statuses == [200] * 4
     assert DBTaskResult.objects.count() == 1

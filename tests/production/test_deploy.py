@@ -263,7 +263,7 @@ def page_urls(game_id: uuid.UUID) -> list[str]:
                     walk(pattern.url_patterns, f"{prefix}{pattern.namespace or ''}:")
             elif isinstance(pattern, URLPattern) and pattern.name:
                 converters = pattern.pattern.converters
-                kwargs = {}
+                kwargs: dict[str, object] = {}
                 for name, converter in converters.items():
                     kind = type(converter).__name__
                     if kind == "UUIDConverter":
@@ -282,7 +282,7 @@ def page_urls(game_id: uuid.UUID) -> list[str]:
 @pytest.mark.django_db
 def test_pages_run_only_their_own_scripts(client: Client) -> None:
     player = Player.objects.create()
-    game = services.game_start(player=player, game="beleaguered-castle", deal=1, now=NOW)
+    game = services.game_start(player=player, slug="beleaguered-castle", deal=1, now=NOW)
     owner = browser(player)
     urls = [*page_urls(game.pk), f"{game.get_absolute_url()}?select=t3"]
     urls += [reverse("games:rules", args=[slug]) for slug in GAMES]

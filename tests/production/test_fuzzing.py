@@ -22,9 +22,9 @@ from hypothesis import strategies as st
 
 from games import services
 from games.forms import MoveForm
-from games.loadtest import replay_problems
-from games.models import Game, Move, Player
+from games.models import Game, PlayedMove, Player
 from games.rules import GAMES, MAX_DEAL, RulesError
+from tools.loadtest import replay_problems
 
 from .helpers import CSRF_SECRET, NOW, OUTCOMES, REQUESTS, STATUSES, browser
 
@@ -112,7 +112,7 @@ class World:
             if game is None or not Game.objects.filter(pk=game.pk).exists():
                 player = self.owner if who == "owner" else self.stranger
                 self.games[key] = services.game_start(
-                    player=player, game=slug, deal=deal, autoplay=autoplay, now=NOW
+                    player=player, slug=slug, deal=deal, autoplay=autoplay, now=NOW
                 )
 
     def ids(self) -> list[uuid.UUID]:
@@ -122,7 +122,7 @@ class World:
         rows = {g["id"]: g for g in Game.objects.filter(pk__in=self.ids()).values()}
         moves: dict[uuid.UUID, list] = {pk: [] for pk in rows}
         for move in (
-            Move.objects.filter(game__in=rows)
+            PlayedMove.objects.filter(game__in=rows)
             .order_by("game", "ply")
             .values_list("game", "ply", "notation", "auto", "undone")
         ):
@@ -278,7 +278,8 @@ class Request:
         players = {"owner": world.owner.pk, "stranger": world.stranger.pk}
         owners = {game.pk: game.owner_id for game in world.games.values()}
         sender = players.get(self.identity)
-        return sender is not None and owners.get(self.game_id) == sender
+        game_id = self.game_id
+        return sender is not None and game_id is not None and owners.get(game_id) == sender
 
     def writes_as_owner(self, world: World) -> bool:
         """A write with a valid CSRF token to a URL naming one of the sender's games."""
@@ -333,7 +334,7 @@ def requests(draw: st.DrawFn, world: World, *, route: Route | None = None) -> Re
     # always, so that hypothesis sees the same draws whatever the database holds.
     legal, pick, stale = draw(st.booleans()), draw(st.integers(0, 255)), draw(PLY_TEXT)
     game = next((g for g in world.games.values() if g.pk == kwargs.get("game_id")), None)
-    if legal and game is not None:
+    if legal and game is not None and isinstance(body, dict):
         game.refresh_from_db()
         if moves := services.game_board(game).legal_moves():
             body["move"] = moves[pick % len(moves)].notation()

@@ -15,7 +15,7 @@ GOLDEN = Path(__file__).parent / "golden"
 GAME_SLUGS = list(GAMES)
 """Every game, by slug, in the order the site lists them."""
 
-VARIANTS = [(slug, frozenset()) for slug in GAME_SLUGS] + [
+VARIANTS: list[tuple[str, frozenset[str]]] = [(slug, frozenset()) for slug in GAME_SLUGS] + [
     ("beleaguered-castle", frozenset({"take-back"}))
 ]
 """Every game as played, plus Beleaguered Castle with its easing option."""

@@ -1,6 +1,7 @@
 from collections.abc import Callable
 from datetime import UTC, datetime
 from types import SimpleNamespace
+from typing import Any
 
 import django_ratelimit.core
 import pytest
@@ -34,12 +35,12 @@ def player(db: None) -> Player:
     return Player.objects.create()
 
 
-def _client_for(player: Player, **kwargs: object) -> Client:
+def _client_for(player: Player, **kwargs: Any) -> Client:
     client = Client(**kwargs)
     session = client.session
     session[SESSION_KEY] = str(player.pk)
     session.save()
-    client.cookies[settings.SESSION_COOKIE_NAME] = session.session_key
+    client.cookies[settings.SESSION_COOKIE_NAME] = session.session_key or ""
     return client
 
 
@@ -64,7 +65,7 @@ def other_client(db: None) -> Client:
 @pytest.fixture
 def start_game(player: Player, now: datetime) -> Callable[..., Game]:
     def start(game: str = "beleaguered-castle", deal: int = 1, *, autoplay: bool = False) -> Game:
-        return services.game_start(player=player, game=game, deal=deal, autoplay=autoplay, now=now)
+        return services.game_start(player=player, slug=game, deal=deal, autoplay=autoplay, now=now)
 
     return start
 

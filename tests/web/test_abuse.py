@@ -14,14 +14,14 @@ from django.urls import reverse
 
 from games import services
 from games.forms import IMPORT_MAX_CHARS
-from games.models import Game, Move, Player
+from games.models import Game, PlayedMove, Player
 from games.rules import GameRecord
 from games.rules.cli import main as cli_main
 
 HX = {"HX-Request": "true"}
 
 
-def assert_too_many(response) -> None:  # type: ignore[no-untyped-def]
+def assert_too_many(response) -> None:
     assert response.status_code == 429
     assert int(response["Retry-After"]) >= 1
     assert "please wait" in html.unescape(response.text)
@@ -156,7 +156,7 @@ def test_an_import_past_the_move_cap_is_refused_and_stores_nothing(
 
     assert response.status_code == 400
     assert "at most 2,000 moves" in response.text
-    assert Game.objects.count() == 0 and Move.objects.count() == 0
+    assert Game.objects.count() == 0 and PlayedMove.objects.count() == 0
 
 
 def test_an_import_at_the_move_cap_is_taken(owner_client: Client, db: None) -> None:
@@ -266,7 +266,7 @@ def test_a_sign_up_losing_the_race_for_its_name_is_a_400(
     form = {"username": "erin", "password1": "long enough pw 1", "password2": "long enough pw 1"}
     real_save = UserCreationForm.save
 
-    def lose_the_race_then_save(self, commit=True):  # type: ignore[no-untyped-def]
+    def lose_the_race_then_save(self, commit=True):
         User.objects.create_user(self.cleaned_data["username"], password="other")
         return real_save(self, commit=commit)
 
@@ -290,7 +290,7 @@ def test_delete_between_the_delete_pages_check_and_its_write_is_not_a_500(
 ) -> None:
     real = services.game_delete
 
-    def deleted_by_the_other_click(**kwargs):  # type: ignore[no-untyped-def]
+    def deleted_by_the_other_click(**kwargs):
         Game.objects.filter(pk=game.pk).delete()
         return real(**kwargs)
 
@@ -307,7 +307,7 @@ def test_a_move_racing_a_delete_is_a_404_not_a_500(
 ) -> None:
     real = services._load
 
-    def load_then_deleted(*args):  # type: ignore[no-untyped-def]
+    def load_then_deleted(*args):
         loaded = real(*args)
         Game.objects.filter(pk=game.pk).delete()
         return loaded
@@ -319,7 +319,7 @@ def test_a_move_racing_a_delete_is_a_404_not_a_500(
     )
 
     assert response.status_code == 404
-    assert Move.objects.count() == 0
+    assert PlayedMove.objects.count() == 0
 
 
 @pytest.mark.parametrize(

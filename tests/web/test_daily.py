@@ -16,9 +16,9 @@ from django.urls import reverse
 from django_tasks_db.models import DBTaskResult
 
 from games import daily as dailies
-from games import daily_tasks, schedule, services
+from games import daily_tasks, leaderboard, schedule, services
 from games.admin import EntryAdmin
-from games.models import Daily, DailyPreparation, Entry, Game, Move, Player
+from games.models import Daily, DailyPreparation, Entry, Game, PlayedMove, Player
 from games.players import player_adopt
 from games.rules import GAMES, MAX_DEAL, Board
 from games.rules.record import split_record
@@ -94,7 +94,7 @@ def client_of(player: Player) -> Client:
         session = client.session
         session["castle_player"] = str(player.pk)
         session.save()
-        client.cookies["sessionid"] = session.session_key
+        client.cookies["sessionid"] = session.session_key or ""
     return client
 
 
@@ -148,14 +148,14 @@ def test_each_game_has_its_own_budget_and_archway_tries_thousands() -> None:
 
 
 def test_the_chosen_deal_is_proved_winnable(db: None) -> None:
-    daily = dailies.daily_prepare(game="citadel", date=DAY)
+    daily = dailies.daily_prepare(slug="citadel", date=DAY)
 
     board = Board("citadel", daily.deal)
     for move in daily.solution.split():
         board.play(move)
     assert board.is_won() and board.ply == daily.par
     assert daily.deal in set(dailies.candidate_deals("citadel", DAY))
-    assert dailies.daily_prepare(game="citadel", date=DAY).pk == daily.pk
+    assert dailies.daily_prepare(slug="citadel", date=DAY).pk == daily.pk
 
 
 def test_no_archway_pool_of_answers_is_left_in_the_repository() -> None:
@@ -166,7 +166,7 @@ def test_no_archway_pool_of_answers_is_left_in_the_repository() -> None:
 
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_preparations_store_one_daily() -> None:
-    if connection.vendor == "sqlite" and connection.is_in_memory_db():
+    if connection.vendor == "sqlite" and connection.is_in_memory_db():  # type: ignore[attr-defined]
         pytest.skip("in-memory SQLite fails shared-cache locks at once; a file database waits")
     barrier = threading.Barrier(4)
     results: list[object] = []
@@ -174,7 +174,7 @@ def test_concurrent_preparations_store_one_daily() -> None:
     def prepare() -> None:
         barrier.wait()
         try:
-            results.append(dailies.daily_prepare(game="citadel", date=DAY).pk)
+            results.append(dailies.daily_prepare(slug="citadel", date=DAY).pk)
         except Exception as error:  # reported by the assertion below
             results.append(error)
         finally:
@@ -198,6 +198,18 @@ def test_prepare_dailies_twice_creates_each_day_once(db: None, capsys) -> None:
     out = capsys.readouterr().out
     assert "prepared in" in out
     assert all(f"deal {d.deal}" not in out for d in Daily.objects.all())  # secret ahead
+
+
+def test_prepare_dailies_prepares_each_days_daily_games_by_default(
+    db: None, monkeypatch, capsys
+) -> None:
+    monkeypatch.setattr(dailies, "choose_deal", lambda game, date: (7, ["t1-t2"]))
+    call_command("prepare_dailies", "--days", "1")
+
+    today = dailies.utc_today(utc_now())
+    for date in (today, today + dt.timedelta(days=1)):
+        stored = set(Daily.objects.filter(date=date).values_list("game", flat=True))
+        assert stored == set(dailies.daily_games(date))
 
 
 # -- no solver in a request; background preparation ---------------------------------------
@@ -262,14 +274,14 @@ def test_a_missing_today_is_being_prepared_with_one_task_however_many_requests(
     monkeypatch.setattr(dailies, "choose_deal", lambda game, date: (3, LINE))
     run_tasks()
 
-    assert Daily.objects.filter(date=utc_now().date()).count() == len(GAMES)
+    assert Daily.objects.filter(date=utc_now().date()).count() == 7
     assert "being prepared" not in client.get(reverse("games:daily")).text
     assert DBTaskResult.objects.count() == 1
 
 
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_requests_for_a_missing_today_queue_one_task() -> None:
-    if connection.vendor == "sqlite" and connection.is_in_memory_db():
+    if connection.vendor == "sqlite" and connection.is_in_memory_db():  # type: ignore[attr-defined]
         pytest.skip("in-memory SQLite fails shared-cache locks at once; a file database waits")
     barrier = threading.Barrier(6)
     errors: list[Exception] = []
@@ -333,9 +345,11 @@ def test_the_preparation_task_stores_every_game_of_the_day(db: None, monkeypatch
 
     pars = daily_tasks.prepare_day.call(str(DAY))
 
-    assert pars == dict.fromkeys(GAMES, 2)  # never the deals: task results are kept
+    # The six classics and the family game of the day; never the deals (results are kept).
+    assert pars == dict.fromkeys(dailies.daily_games(DAY), 2)
+    assert len(pars) == 7 and dailies.family_game(DAY) in pars
     assert set(Daily.objects.values_list("deal", flat=True)) == {7}
-    assert Daily.objects.filter(date=DAY).count() == len(GAMES)
+    assert Daily.objects.filter(date=DAY).count() == 7
 
 
 # -- entries and ranking ---------------------------------------------------------------
@@ -347,7 +361,7 @@ def test_a_daily_win_creates_an_entry_and_the_record_verifies(daily: Daily, memb
     entry = Entry.objects.get()
     assert (entry.game, entry.moves, entry.player) == (game, len(LINE), member)
     assert not entry.flagged
-    assert dailies.verify_entries() == []
+    assert leaderboard.verify_entries() == []
 
 
 def make_entry(daily: Daily, player: Player, moves: int, seconds: int, minute: int) -> Entry:
@@ -376,7 +390,7 @@ def test_ranking_orders_by_moves_then_time_then_finish(daily: Daily) -> None:
     ]:
         make_entry(daily, player, moves, seconds, minute)
 
-    names = [row.entry.player.display_name for row in dailies.ranking(daily, now=NOON)]
+    names = [row.entry.player.display_name for row in leaderboard.ranking(daily, now=NOON)]
 
     assert names == ["D", "C", "B", "A"]
 
@@ -388,12 +402,12 @@ def test_one_daily_game_per_player_even_after_a_win(daily: Daily, member) -> Non
 
     assert again == game and again.is_finished
     with pytest.raises(IntegrityError):
-        services.game_start(player=member, game="citadel", deal=3, daily=daily, now=NOON)
+        services.game_start(player=member, slug="citadel", deal=3, daily=daily, now=NOON)
 
 
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_first_requests_create_one_daily_game() -> None:
-    if connection.vendor == "sqlite" and connection.is_in_memory_db():
+    if connection.vendor == "sqlite" and connection.is_in_memory_db():  # type: ignore[attr-defined]
         pytest.skip("in-memory SQLite fails shared-cache locks at once; a file database waits")
     daily, player = make_daily(DAY), Player.objects.create()
     barrier = threading.Barrier(4)
@@ -438,7 +452,7 @@ def test_games_with_an_easing_option_are_never_ranked(member) -> None:
         ply=90,
     )
 
-    assert dailies.record_win(game, NOON) is None
+    assert leaderboard.record_win(game, NOON) is None
     assert not Entry.objects.exists()
 
 
@@ -461,7 +475,7 @@ def test_verify_leaderboard_catches_a_tampered_move(daily: Daily, member, capsys
     call_command("verify_leaderboard")
     assert "0 mismatches" in capsys.readouterr().out
 
-    Move.objects.filter(game=game, ply=5).update(notation="t1-t2")
+    PlayedMove.objects.filter(game=game, ply=5).update(notation="t1-t2")
 
     with pytest.raises(SystemExit) as exit_:
         call_command("verify_leaderboard")
@@ -470,7 +484,7 @@ def test_verify_leaderboard_catches_a_tampered_move(daily: Daily, member, capsys
 
 
 def test_there_is_no_endpoint_that_accepts_a_score(client: Client, live: Daily) -> None:
-    url = reverse("games:daily_board", args=[live.date, "citadel"])
+    url = reverse("games:daily_leaderboard", args=[live.date, "citadel"])
 
     assert client.post(url, {"moves": 1}).status_code == 405
     assert not Entry.objects.exists()
@@ -565,7 +579,8 @@ def test_a_refused_move_on_the_leaders_game_does_not_show_its_position(
 def test_the_live_leaderboard_shows_the_row_but_no_replay_link(
     leader: Game, other_client: Client
 ) -> None:
-    body = other_client.get(reverse("games:daily_board", args=[leader.daily.date, "citadel"]))
+    assert leader.daily is not None
+    body = other_client.get(reverse("games:daily_leaderboard", args=[leader.daily.date, "citadel"]))
 
     assert body.status_code == 200
     assert "<td>Ada</td>" in body.text and f'<td class="num">{len(LINE)}</td>' in body.text
@@ -583,6 +598,7 @@ def test_the_player_sees_their_own_live_game_without_its_deal_number(leader: Gam
     for body in (page.text, replay.text):
         assert "deal 3" not in body and "/play/citadel/3/" not in body
         assert "daily of" in body
+    assert leader.daily is not None
     assert f"/daily/{leader.daily.date}/" in page.text  # the win panel shares the challenge
 
 
@@ -591,7 +607,7 @@ def test_after_the_day_every_entry_is_a_public_shareable_replay(
 ) -> None:
     game = win(member, daily, at=NOON)  # DAY is over
 
-    board = other_client.get(reverse("games:daily_board", args=[DAY, "citadel"])).text
+    board = other_client.get(reverse("games:daily_leaderboard", args=[DAY, "citadel"])).text
     replay = other_client.get(reverse("games:replay", args=[game.pk]))
     record = other_client.get(reverse("games:record", args=[game.pk]))
 
@@ -648,8 +664,8 @@ def test_twenty_throwaway_cookies_do_not_reach_the_public_leaderboard(
     for _ in range(20):
         post_line(client_of(Player.objects.create(autoplay=False)), live, LINE)
 
-    rows = dailies.ranking(live, now=utc_now())
-    board = Client().get(reverse("games:daily_board", args=[live.date, "citadel"])).text
+    rows = leaderboard.ranking(live, now=utc_now())
+    board = Client().get(reverse("games:daily_leaderboard", args=[live.date, "citadel"])).text
 
     assert Entry.objects.count() == 21
     assert [row.entry.player.display_name for row in rows] == ["Ada"]
@@ -665,7 +681,7 @@ def test_a_script_with_an_account_replaying_a_line_is_flagged_not_ranked(
 
     entry = Entry.objects.get(player=cheat)
     assert entry.flagged
-    assert [row.entry.player for row in dailies.ranking(live, now=utc_now())] == [leader.owner]
+    assert [row.entry.player for row in leaderboard.ranking(live, now=utc_now())] == [leader.owner]
 
 
 def test_an_anonymous_winner_sees_where_they_would_place(live: Daily, leader: Game) -> None:
@@ -673,7 +689,7 @@ def test_an_anonymous_winner_sees_where_they_would_place(live: Daily, leader: Ga
     win(anonymous, live, at=midnight(), seconds_per_move=0.5)
     browser = client_of(anonymous)
 
-    board = browser.get(reverse("games:daily_board", args=[live.date, "citadel"])).text
+    board = browser.get(reverse("games:daily_leaderboard", args=[live.date, "citadel"])).text
     day = browser.get(reverse("games:daily")).text
 
     assert "You would place <b>1</b>" in board and "sign up" in board
@@ -684,14 +700,15 @@ def test_an_anonymous_win_ranks_after_signing_up(live: Daily) -> None:
     anonymous = Player.objects.create()
     client = client_of(anonymous)
     win(anonymous, live, at=midnight())
-    assert dailies.ranking(live, now=utc_now()) == []
+    assert leaderboard.ranking(live, now=utc_now()) == []
 
     client.post(
         reverse("games:signup"), {"username": "bo", "password1": PASSWORD, "password2": PASSWORD}
     )
 
-    [row] = dailies.ranking(live, now=utc_now())
-    assert row.entry.player.user.username == "bo"
+    [row] = leaderboard.ranking(live, now=utc_now())
+    user = row.entry.player.user
+    assert user is not None and user.username == "bo"
 
 
 def test_logging_in_to_an_existing_account_keeps_the_anonymous_win(live: Daily, member) -> None:
@@ -705,7 +722,7 @@ def test_logging_in_to_an_existing_account_keeps_the_anonymous_win(live: Daily, 
 
     entry = Entry.objects.get()
     assert entry.player == member
-    assert [row.entry for row in dailies.ranking(live, now=utc_now())] == [entry]
+    assert [row.entry for row in leaderboard.ranking(live, now=utc_now())] == [entry]
     assert not Player.objects.filter(pk=anonymous.pk).exists()
 
 
@@ -746,16 +763,16 @@ def test_a_scripted_win_is_flagged_and_unranked_until_a_moderator_clears_it(
     entry = Entry.objects.get()
 
     assert entry.flagged and "median gap" in entry.flag_reason
-    assert dailies.ranking(daily, now=NOON) == []
+    assert leaderboard.ranking(daily, now=NOON) == []
     call_command("verify_leaderboard")
     out = capsys.readouterr().out
     assert "1 flagged, 0 hidden" in out and f"entry {entry.pk}" in out
 
     request = RequestFactory().post("/admin/")
-    request._messages = _Messages()
+    request._messages = _Messages()  # type: ignore[attr-defined]
     EntryAdmin(Entry, admin_site).clear_flag(request, Entry.objects.all())
 
-    assert [row.entry for row in dailies.ranking(daily, now=NOON)] == [entry]
+    assert [row.entry for row in leaderboard.ranking(daily, now=NOON)] == [entry]
 
 
 def test_a_person_playing_at_human_speed_is_not_flagged(daily: Daily, member) -> None:
@@ -767,19 +784,19 @@ def test_a_person_playing_at_human_speed_is_not_flagged(daily: Daily, member) ->
 def test_auto_play_does_not_count_toward_the_speed_rule(daily: Daily, member) -> None:
     """Auto-play moves land in the same instant as the click that caused them."""
     game = win(member, daily, at=NOON, seconds_per_move=0.5)
-    Move.objects.filter(game=game, ply__gt=30).update(auto=True, played_at=NOON)
+    PlayedMove.objects.filter(game=game, ply__gt=30).update(auto=True, played_at=NOON)
 
-    assert dailies.too_fast(game) == ""
+    assert leaderboard.too_fast(game) == ""
 
 
 def test_a_moderator_can_hide_an_entry(daily: Daily, member, capsys) -> None:
     win(member, daily, at=NOON)
     request = RequestFactory().post("/admin/")
-    request._messages = _Messages()
+    request._messages = _Messages()  # type: ignore[attr-defined]
 
     EntryAdmin(Entry, admin_site).hide(request, Entry.objects.all())
 
-    assert dailies.ranking(daily, now=NOON) == []
+    assert leaderboard.ranking(daily, now=NOON) == []
     call_command("verify_leaderboard")
     assert "0 flagged, 1 hidden" in capsys.readouterr().out
 
@@ -807,7 +824,7 @@ def test_daily_page_shows_par_winners_my_status_and_the_ranking_rules(
 def test_leaderboard_highlights_my_row_and_draws_the_spread(daily: Daily, member) -> None:
     win(member, daily, at=NOON)
 
-    body = client_of(member).get(reverse("games:daily_board", args=[DAY, "citadel"])).text
+    body = client_of(member).get(reverse("games:daily_leaderboard", args=[DAY, "citadel"])).text
 
     assert 'class="mine" aria-current="true"' in body
     assert '<figure class="histogram">' in body
@@ -856,7 +873,7 @@ def test_game_champions_count_only_ranked_wins(client: Client, db: None) -> None
         daily = Daily.objects.create(game="citadel", date=date, deal=offset + 1, par=60)
         make_entry(daily, player, moves, 60, 0)
 
-    body = client.get(reverse("games:game_board", args=["citadel"])).text
+    body = client.get(reverse("games:game_leaderboard", args=["citadel"])).text
 
     assert "<td>Ada</td><td>2</td><td>2 days</td><td>8.0</td>" in body
     assert "<td>Bob</td><td>1</td><td>1 day</td><td>1.0</td>" in body

@@ -80,7 +80,7 @@ def won_daily(player: Player, now: datetime) -> Game:
         daily=daily, player=rival, game=rival_game, moves=58, elapsed=timedelta(1), finished_at=now
     )
     game = services.game_start(
-        player=player, game="citadel", deal=3, autoplay=False, daily=daily, now=now
+        player=player, slug="citadel", deal=3, autoplay=False, daily=daily, now=now
     )
     play_line(game, player, CITADEL_3, now)
     game.refresh_from_db()
@@ -102,7 +102,7 @@ def test_a_daily_win_shows_par_rank_leaderboard_and_the_next_daily(
     assert f"<dd>60 (+{len(CITADEL_3) - 60})</dd>" in status
     assert '<dd data-testid="daily-rank">2 of 2</dd>' in status
     date = won_daily.daily.date  # type: ignore[union-attr]
-    assert f'href="{reverse("games:daily_board", args=[date, "citadel"])}"' in status
+    assert f'href="{reverse("games:daily_leaderboard", args=[date, "citadel"])}"' in status
     assert f'href="{reverse("games:daily_play", args=[date, "streets-and-alleys"])}"' in status
     assert "Next: Streets and Alleys daily" in status
     assert reverse("games:play", args=["citadel"]) not in status
@@ -158,10 +158,10 @@ def test_the_leaderboard_par_column_reads_plus_minus(
     client: Client, won_daily: Game, player: Player
 ) -> None:
     date = won_daily.daily.date  # type: ignore[union-attr]
-    page = client.get(reverse("games:daily_board", args=[date, "citadel"])).content.decode()
+    page = client.get(reverse("games:daily_leaderboard", args=[date, "citadel"])).content.decode()
 
     assert '<td class="num">\N{MINUS SIGN}2</td>' in page
     assert f'<td class="num">+{len(CITADEL_3) - 60}</td>' in page
     Entry.objects.filter(player__display_name="Rival").update(moves=60)
-    page = client.get(reverse("games:daily_board", args=[date, "citadel"])).content.decode()
+    page = client.get(reverse("games:daily_leaderboard", args=[date, "citadel"])).content.decode()
     assert '<td class="num">±0</td>' in page

@@ -143,7 +143,7 @@ def test_cached_position_always_equals_the_replay_of_the_moves(
     slug: str, player, now, owner_client: Client
 ) -> None:
     rng = random.Random(slug)
-    game = services.game_start(player=player, game=slug, deal=7, autoplay=True, now=now)
+    game = services.game_start(player=player, slug=slug, deal=7, autoplay=True, now=now)
     for _ in range(40):
         game.refresh_from_db()
         board = services.game_board(game)

@@ -89,11 +89,11 @@ def solver_calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     calls: list[str] = []
     real_hint, real_first = solver.hint, solver.first_losing_ply
 
-    def hint(board, seconds=1.0):  # type: ignore[no-untyped-def]
+    def hint(board, seconds=1.0):
         calls.append("hint")
         return real_hint(board, seconds=seconds)
 
-    def first_losing_ply(*args, **kwargs):  # type: ignore[no-untyped-def]
+    def first_losing_ply(*args, **kwargs):
         calls.append("analyse")
         return real_first(*args, **kwargs)
 
@@ -107,7 +107,7 @@ def test_the_same_position_gets_the_same_hint_from_one_solver_run(
 ) -> None:
     other = Player.objects.create()
     games = [
-        services.game_start(player=who, game="beleaguered-castle", deal=2, autoplay=False, now=now)
+        services.game_start(player=who, slug="beleaguered-castle", deal=2, autoplay=False, now=now)
         for who in (player, other, player)
     ]
     texts = [
@@ -252,7 +252,7 @@ def test_hint_and_analyse_on_a_daily_game_both_count_as_hints(
         game="beleaguered-castle", date=now.date(), deal=2, par=90, solution="-"
     )
     game = services.game_start(
-        player=player, game="beleaguered-castle", deal=2, autoplay=False, daily=daily, now=now
+        player=player, slug="beleaguered-castle", deal=2, autoplay=False, daily=daily, now=now
     )
     owner_client.post(reverse("games:hint", args=[game.pk]), headers=HX)
     owner_client.get(reverse("games:analyse", args=[game.pk]), headers=HX)

@@ -7,8 +7,8 @@ from django.test import Client
 from django.urls import reverse
 
 from games import services
-from games.models import Game, Move, Player
-from games.players import SESSION_KEY, player_set_name
+from games.models import Game, PlayedMove, Player
+from games.players import SESSION_KEY, player_set_name, player_set_preferences
 from games.rules import Board, GameRecord, solver
 from games.stats import player_stats
 
@@ -210,13 +210,13 @@ def test_import_names_the_first_bad_line(
 
 def played(game: Game) -> Game:
     """Mark ``game`` as one the player moved in (what statistics count)."""
-    Move.objects.create(game=game, ply=game.ply + 1, notation="t1-t2", undone=True)
+    PlayedMove.objects.create(game=game, ply=game.ply + 1, notation="t1-t2", undone=True)
     return game
 
 
 def test_statistics_figures(player: Player, now) -> None:
     def game(slug: str, won: bool, ply: int = 0, seconds: int = 0) -> None:
-        g = played(services.game_start(player=player, game=slug, deal=1, autoplay=False, now=now))
+        g = played(services.game_start(player=player, slug=slug, deal=1, autoplay=False, now=now))
         if won:
             Game.objects.filter(pk=g.pk).update(
                 status=Game.Status.WON, ply=ply, elapsed=timedelta(seconds=seconds)
@@ -253,10 +253,29 @@ def test_the_four_colour_preference_colours_the_board(owner_client: Client, game
     )
 
 
+def test_the_four_colour_preference_follows_the_player_to_another_browser(
+    client_for, player: Player, game: Game
+) -> None:
+    """The preference lives on the player, not in the session that set it."""
+    player_set_preferences(player=player, four_colour=True, autoplay=True)
+
+    body = client_for(player).get(game.get_absolute_url()).text
+
+    assert 'class="board wings beleaguered-castle four"' in body
+
+
+def test_the_four_colour_preference_is_the_viewers(other_client: Client, game: Game) -> None:
+    Player.objects.filter(pk=game.owner_id).update(four_colour=True)
+
+    body = other_client.get(game.get_absolute_url()).text
+
+    assert 'class="board wings beleaguered-castle"' in body
+
+
 def test_a_game_opened_and_left_is_not_a_game_played(player: Player, now) -> None:
-    services.game_start(player=player, game="citadel", deal=3, autoplay=True, now=now)
-    services.game_start(player=player, game="citadel", deal=4, autoplay=True, now=now)
-    played(services.game_start(player=player, game="citadel", deal=5, autoplay=True, now=now))
+    services.game_start(player=player, slug="citadel", deal=3, autoplay=True, now=now)
+    services.game_start(player=player, slug="citadel", deal=4, autoplay=True, now=now)
+    played(services.game_start(player=player, slug="citadel", deal=5, autoplay=True, now=now))
 
     stats = {s.slug: s for s in player_stats(player)}["citadel"]
 

@@ -4,6 +4,7 @@ position."""
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable
 from datetime import datetime
 
@@ -16,7 +17,7 @@ from django_tasks_db.models import DBTaskResult
 from games import dealing, pools, schedule
 from games.models import DealChoice, DealVerdict, Game, Player
 from games.rules import GAMES, Board, get_game
-from games.rules.solver import DIFFICULTY_NODES, SolveResult, SolveStats, difficulty
+from games.rules.solver import DIFFICULTY_NODES, SolveResult, SolveStats, difficulty, solve
 
 pytestmark = pytest.mark.django_db
 
@@ -27,6 +28,9 @@ WINNABLE = {
     "fortress": 3,
     "chessboard": 2,
     "archway": 783,
+    "castles-in-spain": 1,
+    "somerset": 2,
+    "morehead": 1,
 }
 """A deal of each game the solver wins within the pool's budget."""
 DEAD_FORTRESS = [26, 34, 46, 60]
@@ -38,7 +42,7 @@ def pool(now: datetime) -> Callable[..., DealVerdict]:
     """Pool a deal as a fill task would (solving it here, in the test)."""
 
     def add(game: str, deal: int) -> DealVerdict:
-        entry = pools.pool_add(game=game, deal=deal, now=now)
+        entry = pools.pool_add(slug=game, deal=deal, now=now)
         assert entry is not None, f"{game} {deal} should be won and playable"
         return entry
 
@@ -223,7 +227,7 @@ def test_no_dealt_game_starts_without_a_legal_move(
     monkeypatch: pytest.MonkeyPatch, owner_client: Client, no_solver: Callable[[], None]
 ) -> None:
     deals = iter([d - 1 for d in DEAD_FORTRESS] + [2])  # randbelow(n) + 1 is the deal
-    monkeypatch.setattr(pools.secrets, "randbelow", lambda n: next(deals))
+    monkeypatch.setattr(secrets, "randbelow", lambda n: next(deals))
     no_solver()
 
     game = started(owner_client, "/play/fortress/?deals=any")
@@ -237,7 +241,7 @@ def test_no_dealt_game_starts_without_a_legal_move(
 def test_dead_deals_are_never_pooled(now: datetime) -> None:
     for deal in DEAD_FORTRESS:
         assert not dealing.is_playable(Board("fortress", deal))
-        assert pools.pool_add(game="fortress", deal=deal, now=now) is None
+        assert pools.pool_add(slug="fortress", deal=deal, now=now) is None
     assert not DealVerdict.objects.exists()
 
 
@@ -359,7 +363,8 @@ def test_fill_task_fills_a_short_pool_with_proved_playable_deals(
         assert entry.pooled and entry.verdict == "winnable"
         assert replays_to_a_win("citadel", entry.deal, entry.line)
         assert dealing.is_playable(Board(rules, entry.deal))
-        stats = pools.solve(Board(rules, entry.deal), max_nodes=pools.POOL_NODES)
+        stats = solve(Board(rules, entry.deal), max_nodes=pools.POOL_NODES)
+        assert stats.stats is not None
         assert entry.nodes == stats.nodes and entry.difficulty == difficulty(stats.stats)
     assert not fill_tasks("citadel")  # full: no next batch
 
@@ -444,9 +449,10 @@ def test_a_refused_start_neither_deals_from_the_pool_nor_saves_the_choice(
 
 def test_a_solve_made_elsewhere_is_recorded_with_its_difficulty(now: datetime) -> None:
     rules = get_game("chessboard")
-    result = pools.solve(Board(rules, 2), max_nodes=pools.POOL_NODES)
+    result = solve(Board(rules, 2), max_nodes=pools.POOL_NODES)
+    assert result.stats is not None
 
-    row = pools.verdict_record(game="chessboard", deal=2, result=result, now=now)
+    row = pools.verdict_record(slug="chessboard", deal=2, result=result, now=now)
 
     assert row.verdict == "winnable" and not row.pooled
     assert replays_to_a_win("chessboard", 2, row.line)

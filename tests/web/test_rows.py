@@ -7,7 +7,7 @@ import pytest
 from django.db import IntegrityError, transaction
 
 from games import rows, services
-from games.models import Daily, Game, Move, Player
+from games.models import Daily, Game, PlayedMove, Player
 
 
 @pytest.fixture
@@ -18,7 +18,7 @@ def full_game(player: Player, now: dt.datetime) -> Game:
     )
     game = services.game_start(
         player=player,
-        game="beleaguered-castle",
+        slug="beleaguered-castle",
         deal=9,
         options=["take-back"],
         daily=daily,
@@ -96,7 +96,7 @@ def test_insert_moves_appends_rows_and_read_line_returns_the_current_line(
 ) -> None:
     with transaction.atomic():
         rows.insert_moves(game, 1, [("t3-t6", False), ("t7-f3", True)], now=now)
-    Move.objects.create(game=game, ply=3, notation="t1-t2", undone=True)
+    PlayedMove.objects.create(game=game, ply=3, notation="t1-t2", undone=True)
 
     stored = list(game.moves.values_list("ply", "notation", "auto", "undone"))
     assert stored == [

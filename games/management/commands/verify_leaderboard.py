@@ -3,7 +3,7 @@ moderator must look at (flagged by the speed rule, or hidden); exit 1 on a misma
 
 from django.core.management.base import BaseCommand
 
-from games.daily import moderation_report, verify_entries
+from games.leaderboard import moderation_report, verify_entries
 from games.models import Entry
 
 

@@ -1,4 +1,4 @@
-"""``python -m games.rules.bench_solver``: how well the solver decides deals, per game.
+"""``python -m tools.bench_solver``: how well the solver decides deals, per game.
 
 For deals 1..N of each game, at S seconds per deal, it prints the share solved, proved
 unsolvable and unknown, the median and worst time, and the median solution length. Where
@@ -10,7 +10,7 @@ length beside ours. Deals run in parallel over the machine's cores.
 It also times Archway's exact decider over a range of deals and prints its winnable rate.
 The defaults are quick (deals 1-40 at 2 s, Archway 1-400); the issue's measurement is
 
-    python -m games.rules.bench_solver --deals 200 --seconds 10 \
+    python -m tools.bench_solver --deals 200 --seconds 10 \
         --games beleaguered-castle,citadel,streets-and-alleys --archway-deals 1-20000
 """
 
@@ -28,9 +28,9 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 
-from .board import Board
-from .solver import SOLVED, UNKNOWN, UNSOLVABLE, Techniques, solve
-from .variants import GAMES
+from games.rules.board import Board
+from games.rules.solver import SOLVED, UNKNOWN, UNSOLVABLE, Techniques, solve
+from games.rules.variants import GAMES
 
 FC_SOLVE_GAMES = {
     "beleaguered-castle": "beleaguered_castle",
@@ -243,7 +243,7 @@ def _share_fc(outcomes: Sequence[FcOutcome], verdict: str) -> str:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m games.rules.bench_solver", description=__doc__.split("\n")[0]
+        prog="python -m tools.bench_solver", description=__doc__.split("\n")[0]
     )
     parser.add_argument("--deals", type=int, default=40, help="deals 1..N (default 40)")
     parser.add_argument("--first", type=int, default=1, help="first deal (default 1)")

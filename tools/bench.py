@@ -463,7 +463,7 @@ def _ms(latencies: list[float]) -> tuple[float, float]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m games.bench")
+    parser = argparse.ArgumentParser(prog="python -m tools.bench")
     parser.add_argument("--seconds", type=float, default=3.0, help="per measurement")
     parser.add_argument("--clients", type=int, default=4)
     parser.add_argument("--engine-only", action="store_true")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.rules.bench_solver import main
+from tools.bench_solver import main
 
 
 def test_bench_prints_archway_rate_and_decided_share(capsys: pytest.CaptureFixture[str]) -> None:

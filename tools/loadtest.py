@@ -44,8 +44,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlencode, urlsplit, urlunsplit
 
-from games.bench import SERVER_ENV, Browser, free_port, percentile, serve, stop
 from games.rules import GAMES, MAX_DEAL, Board, Move
+from tools.bench import SERVER_ENV, Browser, free_port, percentile, serve, stop
 
 if TYPE_CHECKING:
     from django.db.models import QuerySet
@@ -458,7 +458,8 @@ def abuse(args: argparse.Namespace, ports: list[int]) -> Abuse:
         ]
 
     def play(players: list[SimulatedPlayer], attackers: list[Attacker]) -> None:
-        threads = [threading.Thread(target=x.run, daemon=True) for x in [*players, *attackers]]
+        runs = [player.run for player in players] + [attacker.run for attacker in attackers]
+        threads = [threading.Thread(target=run, daemon=True) for run in runs]
         for thread in threads:
             thread.start()
         for thread in threads:
@@ -527,7 +528,7 @@ def kill_a_worker(master: int, at: float, kill: Kill) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m games.loadtest", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m tools.loadtest", description=__doc__)
     parser.add_argument("--seconds", type=float, default=20.0, help="load duration (20)")
     parser.add_argument("--players", type=int, default=50, help="concurrent players (50)")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers per server")

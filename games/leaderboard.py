@@ -1,0 +1,253 @@
+"""Daily leaderboards: the entries a win records, their ranking, each player's place, the
+champions of a game over all its dailies, and what moderators check.
+
+Entries are created only here, by ``record_win``, which the game service calls at the move
+that wins a daily game. Ranking (RULES.md): fewest moves, then play time, then earliest
+finish. Only entries of players with an account, not flagged as too fast and not hidden by
+a moderator, rank.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import itertools
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import Count, Q, QuerySet
+
+from games.models import Daily, Entry, Game, Player
+from games.rules import Board
+
+
+def min_human_gap() -> dt.timedelta:
+    """The speed rule: a win whose player-made moves (auto-play excluded) came with a median
+    gap under this (``DAILY_MIN_HUMAN_GAP_MS``, default 150 ms) is flagged. People need
+    several hundred milliseconds to pick a card and then its destination (two clicks, or a
+    drag); a script replaying a known line needs none. The median, not the fastest gap, so
+    a quick double move or a burst of obvious moves does not flag a person."""
+    return dt.timedelta(milliseconds=settings.DAILY_MIN_HUMAN_GAP_MS)
+
+
+MIN_GAPS = 10
+"""Gaps needed before the speed rule judges (a short game says too little)."""
+
+
+# -- recording wins -----------------------------------------------------------------------
+
+
+def too_fast(game: Game) -> str:
+    """Why the game's player-made moves look scripted (empty: they do not), by the speed
+    rule of ``min_human_gap``."""
+    times = sorted(game.moves.filter(auto=False).values_list("played_at", flat=True))
+    gaps = [later - earlier for earlier, later in itertools.pairwise(times)]
+    if len(gaps) < MIN_GAPS:
+        return ""
+    median, floor = _median(gaps), min_human_gap()
+    if median >= floor:
+        return ""
+    return (
+        f"median gap between player moves {median.total_seconds() * 1000:.0f} ms "
+        f"(under {floor.total_seconds() * 1000:.0f} ms) over {len(gaps)} gaps"
+    )
+
+
+def _median(gaps: list[dt.timedelta]) -> dt.timedelta:
+    """``statistics.median`` of durations (its types accept numbers only)."""
+    ordered, middle = sorted(gaps), len(gaps) // 2
+    return ordered[middle] if len(gaps) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+
+
+def record_win(game: Game, now: dt.datetime) -> Entry | None:
+    """At the move that wins a daily game: keep the player's best on-time result.
+
+    Called inside the move's transaction by the service that validated it; nothing else
+    creates entries. Late wins and games with easing options never rank. A win that breaks
+    the speed rule is stored flagged (unranked until a moderator clears it).
+    """
+    daily = game.daily
+    if daily is None or game.options or game.deal != daily.deal or daily.is_late(now):
+        return None
+    reason = too_fast(game)
+    candidate = Entry(
+        daily=daily,
+        player_id=game.owner_id,
+        game=game,
+        moves=game.ply,
+        elapsed=game.elapsed,
+        undos=game.undos,
+        hints=game.hints,
+        finished_at=now,
+        flagged=bool(reason),
+        flag_reason=reason,
+    )
+    best = Entry.objects.select_for_update().filter(daily=daily, player_id=game.owner_id).first()
+    if best is None:
+        try:
+            with transaction.atomic():  # a savepoint: a racing win keeps the transaction
+                candidate.save()
+            return candidate
+        except IntegrityError:  # the same player's other win landed first
+            best = Entry.objects.select_for_update().get(daily=daily, player_id=game.owner_id)
+    if candidate.rank_key < best.rank_key:
+        candidate.pk = best.pk
+        candidate.hidden = best.hidden
+        candidate.save(force_update=True)
+        return candidate
+    return best
+
+
+# -- leaderboards -------------------------------------------------------------------------
+
+
+def ranked(entries: QuerySet[Entry]) -> QuerySet[Entry]:
+    """The entries that rank: players with an account, not flagged, not hidden."""
+    return entries.filter(player__user__isnull=False, flagged=False, hidden=False)
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One line of a daily's leaderboard: a place and the entry holding it."""
+
+    rank: int
+    entry: Entry
+    watchable: bool = False
+    """The day has ended: the row links to its replay."""
+    ranked: bool = True
+    """False for the player's own unranked entry (no account, flagged or hidden)."""
+
+    @property
+    def over_par(self) -> int:
+        return self.entry.moves - self.entry.daily.par
+
+
+RANK_ORDER = ("moves", "elapsed", "finished_at", "pk")
+
+
+def ranking(daily: Daily, *, now: dt.datetime) -> list[Standing]:
+    """The daily's ranked entries: fewest moves, then play time, then earliest finish."""
+    entries = ranked(daily.entries.all()).select_related("player", "daily").order_by(*RANK_ORDER)
+    watchable = not daily.is_live(now)
+    return [Standing(rank, entry, watchable) for rank, entry in enumerate(entries, 1)]
+
+
+def place_of(entry: Entry) -> int:
+    """Where ``entry`` ranks, or would rank if it counted: 1 + the ranked entries before it."""
+    better = ranked(Entry.objects.filter(daily_id=entry.daily_id)).exclude(pk=entry.pk)
+    better = better.filter(
+        Q(moves__lt=entry.moves)
+        | Q(moves=entry.moves, elapsed__lt=entry.elapsed)
+        | Q(moves=entry.moves, elapsed=entry.elapsed, finished_at__lt=entry.finished_at)
+    )
+    return better.count() + 1
+
+
+def is_ranked(entry: Entry) -> bool:
+    return entry.player.user_id is not None and not entry.flagged and not entry.hidden
+
+
+def own_row(daily: Daily, player: Player | None, *, now: dt.datetime) -> Standing | None:
+    """The player's entry of this daily, ranked or where it would place."""
+    if player is None:
+        return None
+    entry = daily.entries.select_related("player", "daily").filter(player=player).first()
+    if entry is None:
+        return None
+    return Standing(place_of(entry), entry, watchable=True, ranked=is_ranked(entry))
+
+
+def winners_by_daily(dailies: list[Daily]) -> dict[int, int]:
+    counts = ranked(Entry.objects.filter(daily__in=dailies)).values("daily").annotate(n=Count("pk"))
+    return {row["daily"]: row["n"] for row in counts}
+
+
+def player_status(player: Player | None, dailies: list[Daily]) -> dict[int, dict[str, object]]:
+    """For each daily: the player's game, best entry and (would-be) rank, when any."""
+    if player is None:
+        return {}
+    status: dict[int, dict[str, object]] = {d.pk: {} for d in dailies}
+    for game in player.games.filter(daily__in=dailies):
+        assert game.daily_id is not None
+        status[game.daily_id]["game"] = game
+    for entry in Entry.objects.filter(player=player, daily__in=dailies).select_related("player"):
+        status[entry.daily_id]["entry"] = entry
+        status[entry.daily_id]["rank"] = place_of(entry)
+        status[entry.daily_id]["ranked"] = is_ranked(entry)
+    return status
+
+
+@dataclass(frozen=True)
+class Champion:
+    """A player's record over all dailies of one game (ranked entries only)."""
+
+    player: Player
+    wins: int
+    streak: int
+    """The most consecutive days won."""
+    over_par: float
+    """Moves over par, on average."""
+
+
+def champions(slug: str, *, top: int = 20) -> dict[str, list[Champion]]:
+    """Per game over all dailies: most daily wins, best streak of consecutive days, best
+    average over par; each list best first (ranked entries only)."""
+    per_player: dict[Player, list[Entry]] = {}
+    for entry in ranked(Entry.objects.filter(daily__game=slug)).select_related("player", "daily"):
+        per_player.setdefault(entry.player, []).append(entry)
+    table: list[Champion] = []
+    for player, won in per_player.items():
+        streak = best = 0
+        previous: dt.date | None = None
+        for date in sorted({entry.daily.date for entry in won}):
+            streak = streak + 1 if previous and date - previous == dt.timedelta(days=1) else 1
+            best, previous = max(best, streak), date
+        over = sum(e.moves - e.daily.par for e in won) / len(won)
+        table.append(Champion(player, wins=len(won), streak=best, over_par=over))
+    return {
+        "Most daily wins": sorted(table, key=lambda r: (-r.wins, r.over_par))[:top],
+        "Best streak": sorted(table, key=lambda r: (-r.streak, -r.wins))[:top],
+        "Best average over par": sorted(table, key=lambda r: (r.over_par, -r.wins))[:top],
+    }
+
+
+# -- moderation ---------------------------------------------------------------------------
+
+
+def verify_entries() -> list[str]:
+    """Replay every leaderboard entry from its daily's deal and stored moves with the engine.
+
+    Returns one line per mismatch (an empty list means every entry is what it claims).
+    """
+    problems = []
+    for entry in Entry.objects.select_related("daily", "game").iterator():
+        game, daily = entry.game, entry.daily
+        board = Board(daily.game, daily.deal)
+        moves = game.moves.filter(undone=False, ply__lte=entry.moves).order_by("ply")
+        try:
+            for move in moves.values_list("notation", flat=True):
+                board.play(move)
+        except ValueError as error:
+            problems.append(f"entry {entry.pk}: {error}")
+            continue
+        if game.game != daily.game or game.deal != daily.deal or game.options:
+            problems.append(f"entry {entry.pk}: its game is not the daily's deal")
+        elif not board.is_won() or board.ply != entry.moves:
+            problems.append(
+                f"entry {entry.pk}: the moves replay to {board.cards_on_foundations} cards up "
+                f"in {board.ply} moves, not a win in {entry.moves}"
+            )
+    return problems
+
+
+def moderation_report() -> list[str]:
+    """One line per flagged or hidden entry: what a moderator has to look at."""
+    lines = []
+    entries = Entry.objects.filter(Q(flagged=True) | Q(hidden=True)).select_related(
+        "daily", "player"
+    )
+    for entry in entries.order_by("daily__date", "pk"):
+        states = [f"flagged ({entry.flag_reason})"] if entry.flagged else []
+        states += ["hidden"] if entry.hidden else []
+        lines.append(f"entry {entry.pk} {entry.daily} {entry.player}: {', '.join(states)}")
+    return lines

@@ -1,0 +1,170 @@
+"""The game page's view model, built in one place: what ``games/game.html`` and its partials
+(``#board``, ``#counter``, ``#controls``, ``#status``, ``#play``) draw for one viewer.
+
+Views call a service, then one of these, then render: the page itself, the page after an
+action (with the piles it touched), after a hint, or after a conflict.
+"""
+
+from __future__ import annotations
+
+import functools
+import uuid
+from datetime import datetime
+from typing import Any
+
+from games import leaderboard
+from games.models import Game
+from games.players import prefers_four_colour
+from games.presentation import (
+    board_view,
+    daily_ending,
+    describe_outcome,
+    hint_message,
+    touched_piles,
+)
+from games.rules import Board, Move
+from games.rules.solver import Hint
+from games.services import IDLE_CAP, Outcome, opening_ply
+
+Page = dict[str, Any]
+"""A template context: what the game page's template and its partials read."""
+
+
+def game_page(
+    game: Game,
+    board: Board,
+    *,
+    viewer: uuid.UUID | None,
+    now: datetime,
+    selected: str | None = None,
+    message: str = "",
+    hint: Move | None = None,
+    error: bool | None = None,
+) -> Page:
+    """The game page as ``viewer`` (a player id, or nobody) sees it: the board (with the
+    owner's ``selected`` card and the ``hint``), the controls it may use and the status line.
+    """
+    owner = viewer is not None and viewer == game.owner_id
+    won = board.is_won()
+    page: Page = {
+        "game": game,
+        "rules": game.rules,
+        "board": board,
+        "view": board_view(board, selected if owner else None, hint=hint),
+        "owner": owner,
+        # Read from the viewer's player only when a template draws the board.
+        "four_colour": functools.partial(prefers_four_colour, viewer),
+        "message": message,
+        "error": bool(message) if error is None else error,
+        "won": won,
+        "ending": _daily_ending(game, now) if won and game.daily_id else None,
+        "late": game.daily is not None and game.daily.is_late(game.finished_at or now),
+        "stuck": owner and not won and board.is_cycle_stuck(),
+        # A won game is over: nothing to undo, redo or restart.
+        "can_undo": owner and not won and (game.ply > 0 or bool(game.restart_ply)),
+        "can_redo": owner and not won and game.redo > 0,
+        "can_restart": owner and not won and game.ply > opening_ply(game, board),
+        "clock": _clock(game, now) if owner and not game.is_finished else None,
+    }
+    # What the controls show, as the board script's Castle-Controls header says it back.
+    flags = [page[name] for name in ("can_undo", "can_redo", "can_restart", "won")]
+    page["controls"] = "".join("1" if flag else "0" for flag in [*flags, game.autoplay])
+    return page
+
+
+def after_action(outcome: Outcome, *, kind: str, viewer: uuid.UUID | None, now: datetime) -> Page:
+    """The page after a move, undo, redo, restart or auto-play switch: its sentence, and the
+    piles the action touched (every pile after a restart)."""
+    message = describe_outcome(
+        outcome.board,
+        outcome.played,
+        automatic=outcome.automatic,
+        back=outcome.back,
+        restart=kind == "restart",
+    )
+    if kind == "autoplay":
+        message = f"Auto-play is {'on' if outcome.game.autoplay else 'off'}. {message}".strip()
+    page = game_page(outcome.game, outcome.board, viewer=viewer, now=now, message=message)
+    page["error"] = False
+    view = page["view"]
+    if kind == "restart":
+        page["changed"] = list(view.piles.values())
+    else:
+        page["changed"] = touched_piles(view, outcome.board, outcome.played, back=outcome.back)
+    page |= {"played": outcome.played, "back": outcome.back}
+    return page
+
+
+def with_changes(page: Page, board: Board, played: list[str], *, back: bool) -> Page:
+    """``page`` as a partial response: the piles ``played`` touched (a hint's move, with
+    ``back``: not played yet). Only for partials: a touched pile draws from ``start`` on."""
+    page["changed"] = touched_piles(page["view"], board, played, back=back)
+    return page
+
+
+def after_hint(
+    game: Game,
+    board: Board,
+    answer: Hint,
+    *,
+    partial: bool,
+    viewer: uuid.UUID | None,
+    now: datetime,
+) -> Page:
+    """The page showing a hint: its sentence, its card and destination marked. Without
+    JavaScript (not ``partial``) the hinted card comes selected: one click on its
+    destination plays it."""
+    message, bad_news = hint_message(board, answer)
+    move = answer.move
+    selected = None if partial or move is None else move.notation().rsplit("-", 1)[0]
+    page = game_page(
+        game,
+        board,
+        viewer=viewer,
+        now=now,
+        selected=selected,
+        message=message,
+        hint=move,
+        error=bad_news,
+    )
+    if not partial:
+        return page
+    return with_changes(page, board, [move.notation()] if move else [], back=True)
+
+
+def after_conflict(
+    game: Game, board: Board, *, message: str, viewer: uuid.UUID | None, now: datetime
+) -> Page:
+    """The page as the game now stands, after another tab moved first, as a partial
+    response: every pile."""
+    page = game_page(game, board, viewer=viewer, now=now, message=message)
+    page["changed"] = list(page["view"].piles.values())
+    return page
+
+
+def _daily_ending(game: Game, now: datetime) -> dict[str, object]:
+    daily = game.daily
+    assert daily is not None
+    row = leaderboard.own_row(daily, game.owner, now=now)
+    players = leaderboard.winners_by_daily([daily]).get(daily.pk, 0)
+    return daily_ending(
+        game.game,
+        moves=game.ply,
+        par=daily.par,
+        rank=row.rank if row else None,
+        ranked=bool(row and row.ranked),
+        players=players,
+    )
+
+
+def _clock(game: Game, now: datetime) -> dict[str, int] | None:
+    """What the page's clock (static/js/clock.js) needs to tick between moves as the server
+    counts play time: the time stored, and the gap since the last action with its cap."""
+    if game.active_at is None:
+        return None
+    since = (now - game.active_at).total_seconds()
+    return {
+        "elapsed": int(game.elapsed.total_seconds()),
+        "since": max(int(since), 0),
+        "cap": int(IDLE_CAP.total_seconds()),
+    }
