@@ -65,6 +65,8 @@ def game_page(
         "can_redo": owner and not won and game.redo > 0,
         "can_restart": owner and not won and game.ply > opening_ply(game, board),
         "clock": _clock(game, now) if owner and not game.is_finished else None,
+        "played": (),
+        "back": False,
     }
     # What the controls show, as the board script's Castle-Controls header says it back.
     flags = [page[name] for name in ("can_undo", "can_redo", "can_restart", "won")]
@@ -116,7 +118,7 @@ def after_hint(
     destination plays it."""
     message, bad_news = hint_message(board, answer)
     move = answer.move
-    selected = None if partial or move is None else move.notation().rsplit("-", 1)[0]
+    selected = None if partial or move is None else move.selection
     page = game_page(
         game,
         board,

@@ -4,6 +4,7 @@ engine and out of the templates; the HTML is in templates (``games/piles.html``)
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -12,7 +13,9 @@ from functools import cache, lru_cache
 
 from games.rules import GAMES, Board, Card, GameRules, Move, NotationError, get_game
 from games.rules.cards import RANK_NAMES, RANKS, SUIT_NAMES
+from games.rules.piles import Pile, PileKind, read_selection, selection_text
 from games.rules.solver import Hint
+from games.rules.variants import Arch, Wings
 
 SUIT_SYMBOLS = "♣♦♥♠"
 SUIT_CLASSES = ("c", "d", "h", "s")
@@ -48,6 +51,7 @@ class PileView:
     name: str
     label: str
     kind: str
+    """The pile kind's letter (``t``, ``f``, ``r``, ``c``): a class of its markup."""
     cards: list[CardView] = field(default_factory=list)
     target: bool = False
     """A legal destination for the selected card."""
@@ -55,8 +59,9 @@ class PileView:
     hinted: bool = False
     """Where the hint's move goes."""
     side: str = ""
-    """How the pile fans out on the board: ``left``, ``right``, ``found``, ``down``,
-    ``reserve`` (a class of its markup)."""
+    """How the pile fans out on the board, a class of its markup: ``left``, ``right`` or
+    ``down`` (tableau piles), ``found``, ``reserve``, ``cell`` (the other kinds: the board
+    script reads a pile's kind from these)."""
     start: int = 0
     """The first card drawn: a move response leaves the cards under it as they are."""
 
@@ -83,6 +88,7 @@ class RowView:
 class BoardView:
     slug: str
     layout: str
+    """The screen layout's kind (``wings``, ``arch``, ``rows``), from the declaration."""
     rows: list[RowView]
     reserves: list[PileView]
     central: list[PileView]
@@ -91,27 +97,30 @@ class BoardView:
     base_rank: str | None
     """Chessboard's chosen base rank (``not set`` before the first foundation move)."""
     legal: int
-    moves: str = ""
-    """Every legal move in notation, space-separated: the script marks a selected card's
-    destinations from it without asking the server."""
+    to: dict[str, list[str]] = field(default_factory=dict)
+    """Every legal move for the script: each selectable card (by its selection, ``t3``,
+    ``r:7H``) and the piles it may go to, so the script marks a selected card's
+    destinations without asking the server and without reading the move notation."""
     piles: dict[str, PileView] = field(default_factory=dict)
+    cells: list[PileView] = field(default_factory=list)
 
 
 def parse_selection(board: Board, text: str | None) -> str | None:
-    """A valid selection (``t3`` with a card, or ``r:7H`` present in the reserves) or None."""
+    """A valid selection (``t3`` with a card, ``r:7H`` present in the reserves, a free cell
+    with a card, a foundation whose top card may come back) or None."""
     if not text:
         return None
     try:
-        move = Move.from_notation(f"{text}-f")
+        pile, card = read_selection(text)
+        cards = board.pile(pile)
     except NotationError:
         return None
-    if move.card is not None:
-        pile = board.pile(move.source) if move.source in board.pile_names else ()
-        return f"r:{move.card}" if move.card in pile else None
-    if move.source.startswith("t") and move.source in board.pile_names:
-        return move.source if board.pile(move.source) else None
-    if move.source.startswith("f") and any(m.source == move.source for m in board.legal_moves()):
-        return move.source
+    if card is not None:
+        return selection_text(pile, card) if card in cards else None
+    if pile.kind in (PileKind.TABLEAU, PileKind.CELL):
+        return pile.name if cards else None
+    if pile.kind is PileKind.FOUNDATION and any(m.source == pile.name for m in board.legal_moves()):
+        return pile.name
     return None
 
 
@@ -123,82 +132,112 @@ def board_view(
     hint: Move | None = None,
 ) -> BoardView:
     """What the templates draw; ``interactive=False`` (replays) makes every card inert.
-    ``hint`` marks its card and its destination."""
+    ``hint`` marks its card and its destination. The piles are placed as the game's
+    declaration says (``rules.screen``)."""
     rules = board.rules
     legal = board.legal_moves()
-    targets = {m.target for m in legal if _source(m) == selected} if selected else set()
-    sources = {m.source for m in legal if m.source.startswith("f")}
-    piles = {name: _pile(board, name, targets, selected, sources) for name in board.pile_names}
+    targets = {m.target for m in legal if m.selection == selected} if selected else set()
+    sources = {m.source for m in legal if m.source_pile.kind is PileKind.FOUNDATION}
+    piles = {pile.name: _pile(board, pile, targets, selected, sources) for pile in board.book.piles}
     if hint is not None and hint.target in piles:
         piles[hint.target].hinted = True
         for card in piles[hint.source].cards:
-            card.hint = card.source == _source(hint)
+            card.hint = card.source == hint.selection
     if not interactive:
         for pile in piles.values():
             pile.slot = ""
             for card in pile.cards:
                 card.action = ""
-    tableau = [piles[f"t{i + 1}"] for i in range(rules.tableau)]
-    foundations = [piles[f"f{i + 1}"] for i in range(len(rules.foundations))]
-    reserves = [piles[n] for n in board.pile_names if n.startswith("r")]
+    kinds: dict[PileKind, list[PileView]] = {kind: [] for kind in PileKind}
+    for engine_pile in board.book.piles:
+        kinds[engine_pile.kind].append(piles[engine_pile.name])
+    tableau = kinds[PileKind.TABLEAU]
+    foundations = kinds[PileKind.FOUNDATION]
+    reserves = kinds[PileKind.RESERVE]
+    cells = kinds[PileKind.CELL]
     rows: list[RowView] = []
-    if rules.left_wing:
-        right_wing = rules.tableau - rules.left_wing
-        for i in range(max(rules.left_wing, right_wing, len(foundations))):
+    screen = rules.screen
+    if isinstance(screen, Wings):
+        left = screen.left
+        right_wing = rules.tableau - left
+        for i in range(max(left, right_wing, len(foundations))):
             rows.append(
                 RowView(
-                    tableau[i] if i < rules.left_wing else None,
+                    tableau[i] if i < left else None,
                     foundations[i] if i < len(foundations) else None,
-                    tableau[rules.left_wing + i] if i < right_wing else None,
+                    tableau[left + i] if i < right_wing else None,
                 )
             )
         for i, pile in enumerate(tableau):
-            pile.side = "left" if i < rules.left_wing else "right"
+            pile.side = "left" if i < left else "right"
     else:
         for pile in tableau:
             pile.side = "down"
-        for pile in reserves:
-            pile.side = "reserve"
+    for pile in reserves:
+        pile.side = "reserve"
+    for pile in cells:
+        pile.side = "cell"
     for pile in foundations:
         pile.side = "found"
+    to: dict[str, list[str]] = {}
+    for move in legal:
+        if move.count == 1:  # the board selects single cards; a run is played by notation
+            to.setdefault(move.selection, []).append(move.target)
     base = board.base_rank
     return BoardView(
         slug=rules.slug,
-        layout="arch" if rules.reserves else "wings",
+        layout=screen.kind,
         rows=rows,
         reserves=reserves,
-        central=tableau if not rules.left_wing else [],
+        central=[] if isinstance(screen, Wings) else tableau,
         foundations=foundations,
         selected=selected,
         base_rank=(RANKS[base - 1] if base else "not set") if rules.base_is_chosen else None,
         legal=len(legal),
-        moves=" ".join(m.notation() for m in legal) if interactive else "",
+        to=to if interactive else {},
         piles=piles,
+        cells=cells,
     )
 
 
-def _source(move: Move) -> str:
-    return f"r:{move.card}" if move.card is not None else move.source
+def script_data(view: BoardView, played: Iterable[str] = ()) -> str:
+    """What the board script reads after each response (``#play``'s JSON): the legal moves
+    (:attr:`BoardView.to`) and the moves the last action played,
+    each as ``[source, target, reserve card or null]`` (the piles' kinds are on the
+    piles). Compact JSON, safe inside a ``<script>`` element."""
+    flights = []
+    for notation in played:
+        move = Move.from_notation(notation)
+        flights.append([move.source, move.target, None if move.card is None else str(move.card)])
+    text = json.dumps({"to": view.to, "played": flights}, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
 @lru_cache(maxsize=256)
 def pile_label(rules: GameRules, name: str) -> str:
     """A pile named the way the board shows it: ``left pile 2`` (second from the top of the
-    left wing), ``hearts foundation``, ``sevens reserve``, ``central pile 3``."""
-    kind, number = name[0], int(name[1:])
-    if kind == "f":
+    left wing), ``hearts foundation``, ``sevens reserve``, ``central pile 3``, ``free cell
+    1``."""
+    pile = Pile.from_name(name)
+    number = pile.number
+    if pile.kind is PileKind.FOUNDATION:
         spec = rules.foundations[number - 1]
         both = len({f.step for f in rules.foundations}) > 1
         way = ("ascending " if spec.step > 0 else "descending ") if both else ""
         return f"{way}{SUIT_NAMES[spec.suit]} foundation"
-    if kind == "r":
+    if pile.kind is PileKind.RESERVE:
         rank = RANK_NAMES[number - 1].lower()
         return f"{rank}{'es' if rank.endswith('x') else 's'} reserve"
-    if not rules.left_wing:
+    if pile.kind is PileKind.CELL:
+        return f"free cell {number}"
+    screen = rules.screen
+    if isinstance(screen, Arch):
         return f"central pile {number}"
-    if number <= rules.left_wing:
+    if not isinstance(screen, Wings):
+        return f"pile {number}"
+    if number <= screen.left:
         return f"left pile {number}"
-    return f"right pile {number - rules.left_wing}"
+    return f"right pile {number - screen.left}"
 
 
 def where(rules: GameRules, name: str) -> str:
@@ -208,32 +247,37 @@ def where(rules: GameRules, name: str) -> str:
 
 
 def _pile(
-    board: Board, name: str, targets: set[str], selected: str | None, sources: set[str]
+    board: Board, pile: Pile, targets: set[str], selected: str | None, sources: set[str]
 ) -> PileView:
-    kind = name[0]
+    name = pile.name
+    kind = pile.kind
     label = pile_label(board.rules, name)
-    cards = board.pile(name)
+    cards = board.pile(pile)
     views: list[CardView] = []
-    if kind == "f":
+    if kind is PileKind.FOUNDATION:
         cards = cards[-1:]
     for index, card in enumerate(cards):
         top = index == len(cards) - 1
-        if kind == "r":
-            views.append(CardView(card, f"{card.name}, {label}", f"r:{card}"))
-        elif kind == "t" and top:
+        if kind is PileKind.RESERVE:
+            views.append(CardView(card, f"{card.name}, {label}", selection_text(pile, card)))
+        elif kind in (PileKind.TABLEAU, PileKind.CELL) and top:
             views.append(CardView(card, f"{card.name}, top of {label}", name))
-        elif kind == "f":
+        elif kind is PileKind.FOUNDATION:
             source = name if name in sources else None
             views.append(CardView(card, f"{card.name}, top of {label}", source))
         else:
             views.append(CardView(card, f"{card.name}, covered"))
-    pile = PileView(name, label, kind, views, target=name in targets)
-    pile.selected = selected is not None and selected.split(":")[0] == name
-    _set_actions(pile, selected)
-    return pile
+    view = PileView(name, label, kind.value, views, target=name in targets)
+    view.selected = (
+        selected is not None
+        and kind is not PileKind.RESERVE
+        and read_selection(selected)[0] == pile
+    )
+    _set_actions(view, selected, kind)
+    return view
 
 
-def _set_actions(pile: PileView, selected: str | None) -> None:
+def _set_actions(pile: PileView, selected: str | None, kind: PileKind) -> None:
     """What each button does: select a card, or (with a card selected) move it here."""
     if selected is None:
         for card in pile.cards:
@@ -242,13 +286,16 @@ def _set_actions(pile: PileView, selected: str | None) -> None:
         return
     for card in pile.cards:
         if card.source == selected:
-            card.action, card.value = "move", f"{selected}-f"
-    if pile.kind == "r":
+            card.action, card.value = "move", Move.from_selection(selected, "f").notation()
+    if kind is PileKind.RESERVE:
         return
     if pile.top is None:
-        pile.slot = f"{selected}-{pile.name}"
+        pile.slot = Move.from_selection(selected, pile.name).notation()
     elif not pile.top.action:
-        pile.top.action, pile.top.value = "move", f"{selected}-{pile.name}"
+        pile.top.action, pile.top.value = (
+            "move",
+            Move.from_selection(selected, pile.name).notation(),
+        )
 
 
 def touched_piles(
@@ -275,7 +322,7 @@ def touched_piles(
         lowest[name] = min(lowest[name], len(replay.pile(name)))
     piles = [view.piles[name] for name in sorted(lowest)]
     for pile in piles:
-        if pile.kind == "t":
+        if pile.kind == PileKind.TABLEAU.value:
             pile.start = max(lowest[pile.name] - 1, 0)
     return piles
 
@@ -385,12 +432,15 @@ def move_words(board: Board, move: Move) -> str:
     """``7♠ → ♠ foundation``, ``7♠ → 8♦``, ``K♣ → empty pile 5``: a move, before it is
     played, in the words of the cards."""
     card = move.card or board.pile(move.source)[-1]
-    if move.target.startswith("f"):
+    if move.to_foundation:
         return f"{card_short(card)} → {SUIT_SYMBOLS[card.suit]} foundation"
-    below = board.pile(move.target)
+    target = Pile.from_name(move.target)
+    if target.kind is PileKind.CELL:
+        return f"{card_short(card)} → free cell {target.number}"
+    below = board.pile(target)
     if below:
         return f"{card_short(card)} → {card_short(below[-1])}"
-    return f"{card_short(card)} → empty pile {move.target[1:]}"
+    return f"{card_short(card)} → empty pile {target.number}"
 
 
 def move_list(board: Board, line: list[str], *, first: int = 1) -> list[tuple[int, str, str]]:

@@ -1,25 +1,31 @@
 """The position and its move stack: legal moves, play, undo, win and stuck detection.
 
-Internally a position is one list of piles of :class:`Card` (``int``) values: tableau piles
-first, then foundations, then reserves. A move is the triple ``(source, target, card)`` of
-pile indexes and the card; the public :class:`Move` values are interned per board, so
-generating legal moves allocates almost nothing.
+:class:`Board` is the checked public API over the one position type,
+:class:`games.rules.position.Position`, which holds the cards, generates the moves and
+knows the safe-move rule. A move inside is the triple ``(source, target, card)`` of pile
+indexes and card code; the public :class:`Move` values are interned per game, so generating
+legal moves allocates almost nothing. The legal moves of each position on the move stack
+are remembered, so taking a move back costs no generation.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from functools import cache
 from typing import Final
 
 from .building import rank_word
-from .cards import ALL_CARDS, Card, next_rank
+from .cards import CARD_BY_CODE, Card, next_rank
 from .deals import Layout, check_deal_number, deal
 from .errors import IllegalMove, NotationError
 from .moves import Move
+from .piles import Pile, PileKind
+from .position import Position, RawMove
+from .tables import RuleBook, rule_book
 from .variants import TAKE_BACK, FoundationRule, GameRules, get_game
 
-RawMove = tuple[int, int, Card]
+__all__ = ["Board", "RawMove"]
+
+_Legal = tuple[list[RawMove], list[Move]]
 
 
 class Board:
@@ -54,29 +60,15 @@ class Board:
         self.options: Final = self.rules.check_options(frozenset(options))
         start = layout or deal(self.rules, deal_number)
         self._initial = start
-        self._piles: list[list[Card]] = [
-            list(pile) for pile in (*start.tableau, *start.foundations, *start.reserves)
-        ]
-        self._stack: list[tuple[int, int, Card, int]] = []
-        self._setup_tables()
-
-    # -- construction -------------------------------------------------------------------
-
-    def _setup_tables(self) -> None:
-        rules = self.rules
-        self._t = rules.tableau
-        self._f0 = rules.tableau
-        self._r0 = rules.tableau + len(rules.foundations)
-        self.pile_names: list[str] = (
-            [f"t{i + 1}" for i in range(rules.tableau)]
-            + [f"f{i + 1}" for i in range(len(rules.foundations))]
-            + [f"r{i + 1}" for i in range(13 if rules.reserves else 0)]
+        self.book: Final[RuleBook] = rule_book(self.rules)
+        self._pos = Position.from_piles(
+            self.book,
+            [*start.tableau, *start.foundations, *start.reserves, *start.cells],
+            take_back=TAKE_BACK in self.options,
         )
-        self._index = {name: i for i, name in enumerate(self.pile_names)}
-        self._onto, self._under = _building_tables(rules)
-        self._take_back = TAKE_BACK in self.options
-        self._moves: dict[tuple[int, int, int], Move] = {}
-        self._dealt_base = [1 if spec.dealt else 0 for spec in rules.foundations]
+        self._legal: _Legal | None = None
+        self._legal_stack: list[_Legal | None] = []
+        self._moves = _interned(self.book)
 
     @classmethod
     def from_layout(cls, text: str) -> Board:
@@ -90,34 +82,55 @@ class Board:
         """An independent board in the same position (with its move stack unless told not)."""
         board = Board.__new__(Board)
         board.__dict__.update(self.__dict__)
-        board._piles = [list(pile) for pile in self._piles]
-        if stack:
-            board._stack = list(self._stack)
-        else:
+        board._pos = self._pos.copy()
+        board._legal_stack = list(self._legal_stack)
+        if not stack:
             board._initial = board.layout_value()
-            board._stack = []
+            board._pos.undo_stack = []
+            board._legal_stack = []
         return board
+
+    def position(self) -> Position:
+        """A copy of the current position, without the moves that led to it."""
+        position = self._pos.copy()
+        position.undo_stack = []
+        return position
 
     # -- the position ---------------------------------------------------------------------
 
     @property
+    def pile_names(self) -> list[str]:
+        """Every pile's name in index order: tableau, foundations, reserves, free cells."""
+        return [pile.name for pile in self.book.piles]
+
+    def _group(self, start: int, stop: int) -> tuple[tuple[Card, ...], ...]:
+        return tuple(self._cards(i) for i in range(start, stop))
+
+    def _cards(self, index: int) -> tuple[Card, ...]:
+        return tuple(CARD_BY_CODE[c] for c in self._pos.cards(index))
+
+    @property
     def tableau(self) -> tuple[tuple[Card, ...], ...]:
-        return tuple(tuple(p) for p in self._piles[: self._t])
+        return self._group(0, self.book.t)
 
     @property
     def foundations(self) -> tuple[tuple[Card, ...], ...]:
-        return tuple(tuple(p) for p in self._piles[self._f0 : self._r0])
+        return self._group(self.book.f0, self.book.r0)
 
     @property
     def reserves(self) -> tuple[tuple[Card, ...], ...]:
-        return tuple(tuple(p) for p in self._piles[self._r0 :])
+        return self._group(self.book.r0, self.book.c0)
 
-    def pile(self, name: str) -> tuple[Card, ...]:
-        """The cards of the pile ``t3``, ``f2`` or ``r7``, bottom card first."""
-        return tuple(self._piles[self._pile_index(name)])
+    @property
+    def cells(self) -> tuple[tuple[Card, ...], ...]:
+        return self._group(self.book.c0, self.book.size)
+
+    def pile(self, name: str | Pile) -> tuple[Card, ...]:
+        """The cards of the pile ``t3``, ``f2``, ``r7`` or ``c1``, bottom card first."""
+        return self._cards(self._pile_index(name if isinstance(name, str) else name.name))
 
     def layout_value(self) -> Layout:
-        return Layout(self.tableau, self.foundations, self.reserves)
+        return Layout(self.tableau, self.foundations, self.reserves, self.cells)
 
     @property
     def initial_layout(self) -> Layout:
@@ -127,125 +140,83 @@ class Board:
     @property
     def ply(self) -> int:
         """How many moves have been played: the move count of RULES.md."""
-        return len(self._stack)
+        return len(self._pos.undo_stack)
 
     @property
     def move_stack(self) -> list[Move]:
-        return [self._move(entry[:3]) for entry in self._stack]
+        return [self._move((s, d, c), before) for s, d, c, before, _ in self._pos.undo_stack]
 
     @property
     def cards_on_foundations(self) -> int:
-        return sum(len(p) for p in self._piles[self._f0 : self._r0])
+        return self._pos.out
 
     @property
     def base_rank(self) -> int | None:
         """The rank every foundation starts from; Chessboard's is ``None`` until chosen."""
-        for spec, pile in zip(
-            self.rules.foundations, self._piles[self._f0 : self._r0], strict=True
-        ):
+        for spec in self.rules.foundations:
             if spec.first_rank is not None:
                 return spec.first_rank
-            if pile:
-                return pile[0].rank
-        return None
+        return self._pos.base or None
 
     def is_won(self) -> bool:
         """Every card is on the foundations."""
-        return self.cards_on_foundations == self.rules.cards
+        return self._pos.won()
 
-    def position_key(self) -> tuple[tuple[int, ...], ...]:
+    def position_key(self) -> bytes:
         """A hashable value equal for equal positions (piles in place, not sorted)."""
-        return tuple(map(tuple, self._piles))
+        return self._pos.plain_key()
 
     # -- moves ----------------------------------------------------------------------------
 
     def legal_moves(self) -> list[Move]:
-        """Every legal move in a fixed order: tableau sources by pile, then reserves."""
-        return [self._move(raw) for raw in self.raw_legal_moves()]
+        """Every legal move in a fixed order: source by source (tableau piles, reserves,
+        free cells), and from each: to foundations, onto cards, to empty piles and cells."""
+        return list(self._legal_entry()[1])
 
     def raw_legal_moves(self) -> list[RawMove]:
-        """The legal moves as ``(source, target, card)`` pile indexes: the solver's diet."""
-        piles = self._piles
-        t = self._t
-        wants = self._foundation_wants()
-        onto = self._onto
-        moves: list[RawMove] = []
-        empties = [j for j in range(t) if not piles[j]]
-        tops = [(j, piles[j][-1]) for j in range(t) if piles[j]]
-        for i, card in tops:
-            for f in wants.get(card, ()):
-                moves.append((i, f, card))
-            targets = onto[card]
-            if targets:
-                for j, top in tops:
-                    if top in targets and j != i:
-                        moves.append((i, j, card))
-            for j in empties:
-                moves.append((i, j, card))
-        for r in range(self._r0, len(piles)):
-            for card in dict.fromkeys(piles[r]):
-                for f in wants.get(card, ()):
-                    moves.append((r, f, card))
-        if self._take_back:
-            for f in range(self._f0, self._r0):
-                pile = piles[f]
-                if len(pile) > self._dealt_base[f - self._f0]:
-                    card = pile[-1]
-                    for j, top in tops:
-                        if top in onto[card]:
-                            moves.append((f, j, card))
-                    for j in empties:
-                        moves.append((f, j, card))
-        return moves
+        """The legal moves as ``(source, target, card)`` pile indexes and card codes."""
+        return list(self._legal_entry()[0])
 
-    def _foundation_wants(self) -> dict[Card, list[int]]:
-        """For each card some foundation takes next, the foundations (indexes) that do."""
-        wants: dict[Card, list[int]] = {}
-        base = self.base_rank
-        f0 = self._f0
-        for k, spec in enumerate(self.rules.foundations):
-            pile = self._piles[f0 + k]
-            if pile:
-                if len(pile) == 13:
-                    continue
-                rank = next_rank(pile[-1].rank, spec.step, wrap=spec.wrap)
-                ranks: Iterable[int] = () if rank is None else (rank,)
-            elif spec.first_rank is not None:
-                ranks = (spec.first_rank,)
-            elif base is not None:
-                ranks = (base,)
-            else:
-                ranks = range(1, 14)
-            for rank in ranks:
-                wants.setdefault(Card(rank, spec.suit), []).append(f0 + k)
-        return wants
+    def _legal_raw(self) -> list[RawMove]:
+        return self._legal_entry()[0]
+
+    def _legal_entry(self) -> _Legal:
+        """The legal moves, raw and as moves: remembered for each position on the stack,
+        and per game by position signature (what they depend on: foundations and the cards
+        that may move), which random play and real games revisit most of the time."""
+        legal = self._legal
+        if legal is None:
+            position = self._pos
+            key = position.signature()
+            if position.take_back:
+                key += b"\2"
+            cache = self.book.legal_cache
+            legal = cache.get(key)
+            if legal is None:
+                raw = position.moves(by_source=True)
+                if len(cache) > 200_000:
+                    cache.clear()
+                legal = cache[key] = (raw, [self._move(m) for m in raw])
+            self._legal = legal
+        return legal
 
     def push(self, move: Move | RawMove) -> None:
         """Play ``move`` without checking it (documented fast path for trusted callers)."""
-        source, target, card = move if isinstance(move, tuple) else self._raw(move)
-        pile = self._piles[source]
-        if source >= self._r0:
-            at = pile.index(card)
-            del pile[at]
-        else:
-            at = -1
-            pile.pop()
-        self._piles[target].append(card)
-        self._stack.append((source, target, card, at))
+        raw = move if isinstance(move, tuple) else self._raw(move)
+        self._legal_stack.append(self._legal)
+        self._legal = None
+        self._pos.do(*raw)
 
     def pop(self) -> RawMove:
         """Take back the last move without building a :class:`Move`; the fast ``undo``."""
-        source, target, card, at = self._stack.pop()
-        self._piles[target].pop()
-        if at < 0:
-            self._piles[source].append(card)
-        else:
-            self._piles[source].insert(at, card)
-        return source, target, card
+        s, d, c, _, _ = self._pos.undo_stack[-1]
+        self._pos.undo()
+        self._legal = self._legal_stack.pop()
+        return s, d, c
 
     def undo(self) -> Move:
         """Take back the last move and return it; ``IllegalMove`` if nothing was played."""
-        if not self._stack:
+        if not self._pos.undo_stack:
             raise IllegalMove("undo", "There is no move to undo")
         return self._move(self.pop())
 
@@ -255,19 +226,39 @@ class Board:
         Raises :class:`NotationError` for malformed text and :class:`IllegalMove`, whose
         message is one sentence for the player, when the rules forbid the move.
         """
-        resolved = self.parse_move(move) if isinstance(move, str) else self._resolve(move)
-        raw = self._raw(resolved)
-        if raw not in self.raw_legal_moves():
-            raise IllegalMove(resolved.notation(), self._refusal(*raw))
+        if isinstance(move, str):
+            move = Move.from_notation(move)
+        legal = self._legal_raw()
+        raw = self._quick_raw(move)
+        if raw is None or raw not in legal:
+            move = self._resolve(move)
+            raw = self._raw(move)
+            if raw not in legal:
+                raise IllegalMove(move.notation(), self._refusal(*raw))
         self.push(raw)
-        return resolved
+        return move
+
+    def _quick_raw(self, move: Move) -> RawMove | None:
+        """The raw form of a move naming two piles of this game, without checks."""
+        index = self.book.index
+        s = index.get(move.source)
+        d = index.get(move.target)
+        if s is None or d is None:
+            return None
+        if move.card is not None:
+            return (s, d, move.card) if self._is_reserve(s) else None
+        if self.book.is_foundation(s):
+            return None
+        p = self._pos.piles[s]
+        count = move.count
+        return (s, d, p[-count]) if 0 < count <= len(p) else None
 
     def is_legal(self, move: Move) -> bool:
         try:
             raw = self._raw(self._resolve(move))
         except (IllegalMove, NotationError):
             return False
-        return raw in self.raw_legal_moves()
+        return raw in self._legal_raw()
 
     def parse_move(self, text: str) -> Move:
         """Read a move in notation for this position, resolving ``t3-f`` to its foundation."""
@@ -279,12 +270,14 @@ class Board:
             self._pile_index(move.target)
             return move
         source = self._pile_index(move.source)
+        if move.count > 1:
+            raise IllegalMove(move.notation(), "Only one card at a time goes to a foundation")
         card = move.card if move.card is not None else self._top(source, move)
-        targets = self._foundation_wants().get(card, [])
+        targets = self._pos.wants().get(card, [])
         if len(targets) != 1:
             where = "no foundation takes" if not targets else "more than one foundation takes"
             raise IllegalMove(move.notation(), f"{move.notation()!r}: {where} {card}")
-        return Move(move.source, self.pile_names[targets[0]], move.card)
+        return Move(move.source, self.book.piles[targets[0]].name, move.card)
 
     def foundation_for(self, source: str) -> Move | None:
         """The move of ``source``'s available card to the one foundation that takes it."""
@@ -295,101 +288,160 @@ class Board:
         return move if self.is_legal(move) else None
 
     def _top(self, source: int, move: Move) -> Card:
-        pile = self._piles[source]
-        if not pile:
+        cards = self._pos.cards(source)
+        if not cards:
             raise IllegalMove(move.notation(), f"Pile {move.source} is empty")
-        return pile[-1]
+        return CARD_BY_CODE[cards[-1]]
 
     def _pile_index(self, name: str) -> int:
-        index = self._index.get(name)
+        index = self.book.index.get(name)
         if index is None:
             raise NotationError(f"{self.rules.name} has no pile {name!r}")
         return index
+
+    def _is_reserve(self, index: int) -> bool:
+        return self.book.r0 <= index < self.book.c0
 
     def _raw(self, move: Move) -> RawMove:
         source = self._pile_index(move.source)
         target = self._pile_index(move.target)
         if move.card is not None:
-            if source < self._r0:
+            if not self._is_reserve(source):
                 raise NotationError(f"{move.notation()!r}: only reserve moves name a card")
-            if move.card not in self._piles[source]:
+            if move.card not in self._pos.piles[source]:
                 raise IllegalMove(move.notation(), f"There is no {move.card} in the reserves")
             return source, target, move.card
-        if source >= self._r0:
+        if self._is_reserve(source):
             raise NotationError(
                 f"{move.notation()!r}: name the reserve card, as in r:{move.source[1:]}H-f1"
             )
+        if move.count > 1:
+            notation = move.notation()
+            if self.book.kind(source) is not PileKind.TABLEAU:
+                raise IllegalMove(notation, "Only cards of a tableau pile move together")
+            pile = self._pos.piles[source]
+            if len(pile) < move.count:
+                raise IllegalMove(
+                    notation, f"Pile {move.source} holds {len(pile)} cards, not {move.count}"
+                )
+            return source, target, CARD_BY_CODE[pile[-move.count]]
         return source, target, self._top(source, move)
 
-    def _move(self, raw: RawMove | tuple[int, int, Card]) -> Move:
+    def move_of(self, raw: RawMove) -> Move:
+        """The :class:`Move` of a raw move ``(source, target, card)`` in this position (a run
+        move is named by its lowest card; its :class:`Move` counts the cards)."""
+        return self._move(raw)
+
+    def _move(self, raw: RawMove, before: bytes | None = None) -> Move:
+        """The :class:`Move` of ``raw`` in this position (or, given ``before``, the source
+        pile as it was when the move was played): a run move counts its cards."""
+        count = 1
         source, target, card = raw
-        key = (source, target, card if source >= self._r0 else 0)
+        if self.book.runs and source < self.book.t:
+            pile = self._pos.piles[source] if before is None else before
+            if pile and pile[-1] != card:
+                count = len(pile) - pile.rfind(_BYTES[card])
+        key = raw if count == 1 else (source, target, card, count)
         move = self._moves.get(key)
         if move is None:
-            reserve_card = card if source >= self._r0 else None
-            move = self._moves[key] = Move(
-                self.pile_names[source], self.pile_names[target], reserve_card
-            )
+            piles = self.book.piles
+            named = CARD_BY_CODE[card] if self._is_reserve(source) else None
+            move = Move(piles[source].name, piles[target].name, named, count)
+            self._moves[key] = move
         return move
 
     # -- explaining refusals ------------------------------------------------------------
 
-    def _refusal(self, source: int, target: int, card: Card) -> str:
+    def _refusal(self, source: int, target: int, card: int) -> str:
         """The sentence that tells a player why ``card`` may not go from source to target."""
-        names = self.pile_names
+        book = self.book
+        kinds = book.piles
+        target_kind = kinds[target].kind
+        source_kind = kinds[source].kind
+        shown = CARD_BY_CODE[card]
         if source == target:
             return "A card cannot move onto its own pile"
-        if target >= self._r0:
+        pile = self._pos.piles[source]
+        if source_kind is PileKind.TABLEAU and pile and pile[-1] != card:
+            run = self._run_refusal(source, target, pile.rfind(_BYTES[card]))
+            if run:
+                return run
+        if target_kind is PileKind.RESERVE:
             return "Reserve piles never receive cards"
-        if self._f0 <= source < self._r0 and not self._take_back:
+        if source_kind is PileKind.FOUNDATION and not self._pos.take_back:
             return "A card on a foundation stays there"
-        if self._f0 <= source < self._r0 and len(self._piles[source]) <= 1:
+        if source_kind is PileKind.FOUNDATION and self._pos.fl[source - book.f0] <= 1:
             return "The card that starts a foundation stays there"
-        if target >= self._f0:
-            return self._foundation_refusal(target, card)
-        if source >= self._r0:
+        if target_kind is PileKind.FOUNDATION:
+            return self._foundation_refusal(target, shown)
+        if source_kind is PileKind.RESERVE:
             return "Reserve cards can only go to a foundation"
-        onto = self._piles[target]
+        onto = self._pos.cards(target)
+        if target_kind is PileKind.CELL:
+            if onto:
+                return f"The free cell {kinds[target].name} already holds a card"
+            return "Only the top card of a tableau pile goes to a free cell"
         if not onto:
-            return f"{card} cannot go to the empty pile {names[target]}"
-        return self.rules.build.refusal(card, onto[-1])
+            name = kinds[target].name
+            if book.kings_only:
+                return f"Only a king can go to an empty pile: {shown} cannot go to {name}"
+            return f"{shown} cannot go to the empty pile {name}"
+        return self.rules.build.refusal(shown, CARD_BY_CODE[onto[-1]])
+
+    def _run_refusal(self, source: int, target: int, at: int) -> str:
+        """Why the cards from ``at`` up on ``source`` may not move together (or ``""`` when
+        only where they go is wrong)."""
+        book = self.book
+        name = book.piles[source].name
+        count = len(self._pos.piles[source]) - at
+        if not book.runs:
+            return f"{self.rules.name} moves one card at a time: only the top card of {name}"
+        if book.kind(target) is not PileKind.TABLEAU:
+            return "Only one card at a time goes to a foundation or a free cell"
+        if self._pos.run_length(source) < count:
+            return f"The top {count} cards of {name} are not a run that follows the building rule"
+        limit = self._pos.run_limit(target)
+        if count > limit:
+            cards = "1 card" if limit == 1 else f"{limit} cards"
+            return (
+                f"{cards} can move together now (free cells and empty piles set the "
+                f"limit), not {count}"
+            )
+        return ""
 
     def _foundation_refusal(self, target: int, card: Card) -> str:
-        spec: FoundationRule = self.rules.foundations[target - self._f0]
-        pile = self._piles[target]
+        book = self.book
+        spec: FoundationRule = self.rules.foundations[target - book.f0]
+        name = book.piles[target].name
+        pile = self._pos.cards(target)
         if card.suit != spec.suit:
-            return f"{self.pile_names[target]} is {spec.describe()}: {card} cannot go there"
+            return f"{name} is {spec.describe()}: {card} cannot go there"
         if len(pile) == 13:
-            return f"{self.pile_names[target]} is complete"
+            return f"{name} is complete"
         if not pile:
             base = spec.first_rank or self.base_rank
             return f"Only a card of the base rank {_rank(base)} can start a foundation"
-        rank = next_rank(pile[-1].rank, spec.step, wrap=spec.wrap)
+        rank = next_rank(pile[-1] >> 2, spec.step, wrap=spec.wrap)
         wanted = Card(rank, spec.suit) if rank else None
-        return f"{self.pile_names[target]} takes {wanted} next, not {card}"
+        return f"{name} takes {wanted} next, not {card}"
 
     # -- auto-play and stuck ------------------------------------------------------------
 
     def safe_moves(self) -> list[Move]:
-        """Foundation moves that can never cost the game (see :mod:`games.rules.safety`)."""
-        from .safety import safe_raw_moves
-
-        return [self._move(raw) for raw in safe_raw_moves(self)]
+        """Foundation moves that can never cost the game (see :meth:`Position.safe_move`)."""
+        return [self._move(raw) for raw in self._pos.safe_moves()]
 
     def autoplay(self) -> list[Move]:
         """Play safe foundation moves, one at a time, until none is left; return them."""
-        from .safety import safe_raw_moves
-
         played: list[Move] = []
-        while moves := safe_raw_moves(self):
-            move = self._move(moves[0])
+        while moves := self._pos.safe_moves():
+            played.append(self._move(moves[0]))
             self.push(moves[0])
-            played.append(move)
         return played
 
     def is_stuck(self) -> bool:
         """Strictly stuck: not won and no legal move at all."""
-        return not self.is_won() and not self.raw_legal_moves()
+        return not self.is_won() and not self._legal_raw()
 
     def is_cycle_stuck(self) -> bool:
         """Not won, and no legal move reaches a position not seen on this game's line.
@@ -399,53 +451,40 @@ class Board:
         """
         if self.is_won():
             return False
-        moves = self.raw_legal_moves()
-        f0, r0 = self._f0, self._r0
-        monotonic = not self._take_back
-        if monotonic and any(f0 <= target < r0 for _, target, _ in moves):
+        moves = self._legal_raw()
+        book = self.book
+        monotonic = not self._pos.take_back
+        if monotonic and any(book.is_foundation(target) for _, target, _ in moves):
             return False  # more cards on the foundations than ever before: a new position
         seen = set(self.positions_seen(since_foundation_move=monotonic))
+        position = self._pos.copy()
         for raw in moves:
-            self.push(raw)
-            fresh = self.position_key() not in seen
-            self.pop()
+            position.do(*raw)
+            fresh = position.plain_key() not in seen
+            position.undo()
             if fresh:
                 return False
         return True
 
-    def positions_seen(
-        self, *, since_foundation_move: bool = False
-    ) -> Iterator[tuple[tuple[int, ...], ...]]:
-        """The position keys from the deal through the current position.
+    def positions_seen(self, *, since_foundation_move: bool = False) -> Iterator[bytes]:
+        """The position keys from the current position back through the deal.
 
         With ``since_foundation_move``, only those after the last move to a foundation: when
         foundation cards never come back, no earlier position can occur again.
         """
+        stack = self._pos.undo_stack
+        back = len(stack)
         if since_foundation_move:
-            f0, r0 = self._f0, self._r0
-            last = max((i for i, e in enumerate(self._stack) if f0 <= e[1] < r0), default=-1)
-            if last >= 0:
-                yield from self._keys_back_to(last + 1)
-                return
-        start = self._initial
-        piles = [list(p) for p in (*start.tableau, *start.foundations, *start.reserves)]
-        yield tuple(map(tuple, piles))
-        for source, target, card, at in self._stack:
-            del piles[source][at]
-            piles[target].append(card)
-            yield tuple(map(tuple, piles))
-
-    def _keys_back_to(self, ply: int) -> Iterator[tuple[tuple[int, ...], ...]]:
-        """The position keys from ``ply`` to now, walking back from the current position."""
-        piles = [list(p) for p in self._piles]
-        yield tuple(map(tuple, piles))
-        for source, target, card, at in reversed(self._stack[ply:]):
-            piles[target].pop()
-            if at < 0:
-                piles[source].append(card)
-            else:
-                piles[source].insert(at, card)
-            yield tuple(map(tuple, piles))
+            is_foundation = self.book.is_foundation
+            last = next(
+                (i for i in range(len(stack) - 1, -1, -1) if is_foundation(stack[i][1])), -1
+            )
+            back = len(stack) - 1 - last
+        position = self._pos.copy()
+        yield position.plain_key()
+        for _ in range(back):
+            position.undo()
+            yield position.plain_key()
 
     def layout(self) -> str:
         """The position in the layout text of RULES.md."""
@@ -461,12 +500,11 @@ def _rank(rank: int | None) -> str:
     return "?" if rank is None else rank_word(rank)
 
 
-@cache
-def _building_tables(rules: GameRules) -> tuple[list[frozenset[Card]], list[frozenset[Card]]]:
-    """Per card code: the cards it may be laid on, and the cards that may be laid on it."""
-    onto: list[frozenset[Card]] = [frozenset()] * 56
-    under: list[frozenset[Card]] = [frozenset()] * 56
-    for card in ALL_CARDS:
-        onto[card] = frozenset(base for base in ALL_CARDS if rules.build.accepts(card, base))
-        under[card] = frozenset(top for top in ALL_CARDS if rules.build.accepts(top, card))
-    return onto, under
+_BYTES = tuple(bytes((i,)) for i in range(256))
+
+_INTERNED: dict[RuleBook, dict[tuple[int, ...], Move]] = {}
+
+
+def _interned(book: RuleBook) -> dict[tuple[int, ...], Move]:
+    """The :class:`Move` of each raw move, shared by every board of a game."""
+    return _INTERNED.setdefault(book, {})

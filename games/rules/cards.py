@@ -104,6 +104,9 @@ def _make_cards() -> list[Card]:
 
 _CARDS: Final = _make_cards()
 ALL_CARDS: Final = tuple(_CARDS[4:])
+CARD_BY_CODE: Final[tuple[Card, ...]] = tuple(_CARDS)
+"""Each card by its code (``rank * 4 + suit``, 4 to 55): the engine's fast way back from a
+code to its :class:`Card`."""
 _BY_TEXT: Final = {str(c): c for c in ALL_CARDS} | {
     "10" + SUITS[c.suit]: c for c in ALL_CARDS if c.rank == 10
 }

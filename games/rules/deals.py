@@ -29,11 +29,13 @@ DEAL_DIGITS = re.compile(r"[0-9]+")
 
 @dataclass(frozen=True)
 class Layout:
-    """A dealt position: tableau, foundation and reserve piles, bottom card first."""
+    """A dealt position: tableau, foundation, reserve piles and free cells, bottom card
+    first."""
 
     tableau: tuple[tuple[Card, ...], ...]
     foundations: tuple[tuple[Card, ...], ...]
     reserves: tuple[tuple[Card, ...], ...]
+    cells: tuple[tuple[Card, ...], ...] = ()
 
 
 def check_deal_number(number: int) -> int:
@@ -65,11 +67,17 @@ def deal(rules: GameRules, number: int) -> Layout:
     for pile, card in zip(plan, cards, strict=False):
         if not (rules.deal.to_foundations and _goes_up(rules, foundations, card)):
             tableau[pile].append(card)
-    reserves: list[list[Card]] = [[] for _ in range(13 if rules.reserves else 0)]
+    cells: list[list[Card]] = [[] for _ in range(rules.cells)]
+    for cell, card in zip(cells[: rules.deal.to_cells], cards, strict=False):
+        cell.append(card)
+    reserves: list[list[Card]] = [[] for _ in range(rules.reserves)]
     for card in cards:
         reserves[card.rank - 1].append(card)
     return Layout(
-        tuple(map(tuple, tableau)), tuple(map(tuple, foundations)), tuple(map(tuple, reserves))
+        tuple(map(tuple, tableau)),
+        tuple(map(tuple, foundations)),
+        tuple(map(tuple, reserves)),
+        tuple(map(tuple, cells)),
     )
 
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from .cards import ALL_CARDS, Card, next_rank, parse_cards
 from .deals import DEAL_DIGITS, Layout, check_deal_number
 from .errors import LayoutError, RulesError
+from .piles import Pile, PileKind, is_pile_name
 from .variants import GameRules, get_game
 
 if TYPE_CHECKING:
@@ -18,10 +19,11 @@ if TYPE_CHECKING:
 def write_layout(board: Board) -> str:
     lines = [f"game: {board.rules.slug}", f"deal: {board.deal_number}"]
     lines += [f"option: {option}" for option in sorted(board.options)]
-    names = board.pile_names
-    order = [n for n in names if n[0] == "f"] + [n for n in names if n[0] != "f"]
-    for name in order:
-        lines.append(" ".join([f"{name}:", *map(str, board.pile(name))]))
+    piles = board.book.piles
+    order = [p for p in piles if p.kind is PileKind.FOUNDATION]
+    order += [p for p in piles if p.kind is not PileKind.FOUNDATION]
+    for pile in order:
+        lines.append(" ".join([f"{pile.name}:", *map(str, board.pile(pile))]))
     return "\n".join(lines) + "\n"
 
 
@@ -42,16 +44,23 @@ def read_layout(text: str) -> tuple[GameRules, int, frozenset[str], Layout]:
         rules = get_game(_single(fields, "game"))
         deal = check_deal_number(_integer(_single(fields, "deal")))
         options = rules.check_options(frozenset(fields.pop("option", [])))
-        piles = {key: parse_cards(value[0]) for key, value in fields.items() if key[0] in "tfr"}
+        piles = {
+            Pile.from_name(key): parse_cards(value[0])
+            for key, value in fields.items()
+            if is_pile_name(key)
+        }
     except RulesError as error:
         raise LayoutError(str(error)) from error
     layout = Layout(
-        _piles(piles, "t", rules.tableau),
-        _piles(piles, "f", len(rules.foundations)),
-        _piles(piles, "r", 13 if rules.reserves else 0),
+        _piles(piles, PileKind.TABLEAU, rules.tableau),
+        _piles(piles, PileKind.FOUNDATION, len(rules.foundations)),
+        _piles(piles, PileKind.RESERVE, rules.reserves),
+        _piles(piles, PileKind.CELL, rules.cells),
     )
     if piles:
-        raise LayoutError(f"{rules.name} has no pile {sorted(piles)[0]!r}")
+        raise LayoutError(f"{rules.name} has no pile {sorted(p.name for p in piles)[0]!r}")
+    if any(len(cell) > 1 for cell in layout.cells):
+        raise LayoutError("a free cell holds one card at most")
     _check_cards(rules, layout)
     _check_foundations(rules, layout)
     return rules, deal, options, layout
@@ -69,17 +78,20 @@ def _integer(text: str) -> int:
     return int(text)
 
 
-def _piles(piles: dict[str, list[Card]], letter: str, count: int) -> tuple[tuple[Card, ...], ...]:
-    missing = [f"{letter}{i}" for i in range(1, count + 1) if f"{letter}{i}" not in piles]
+def _piles(
+    piles: dict[Pile, list[Card]], kind: PileKind, count: int
+) -> tuple[tuple[Card, ...], ...]:
+    wanted = [Pile(kind, i) for i in range(1, count + 1)]
+    missing = [pile.name for pile in wanted if pile not in piles]
     if missing:
         raise LayoutError(f"the layout has no line for pile {missing[0]}")
-    return tuple(tuple(piles.pop(f"{letter}{i}")) for i in range(1, count + 1))
+    return tuple(tuple(piles.pop(pile)) for pile in wanted)
 
 
 def _check_cards(rules: GameRules, layout: Layout) -> None:
     counts = Counter(
         c
-        for group in (layout.tableau, layout.foundations, layout.reserves)
+        for group in (layout.tableau, layout.foundations, layout.reserves, layout.cells)
         for pile in group
         for c in pile
     )

@@ -8,28 +8,36 @@ from dataclasses import dataclass
 
 from .cards import Card
 from .errors import NotationError
+from .piles import KIND_LETTERS, Pile, PileKind, read_selection, selection_text
 
-_PILE = r"[tfr]\d{1,2}"
-_MOVE = re.compile(rf"^(?:(?P<source>{_PILE})|r:(?P<card>\w{{2,3}}))-(?P<target>{_PILE}|f)$")
+_PILE = rf"[{KIND_LETTERS}]\d{{1,2}}"
+_MOVE = re.compile(
+    rf"^(?:(?P<source>{_PILE})|r:(?P<card>\w{{2,3}}))-(?P<target>{_PILE}|f)(?:x(?P<count>\d{{1,2}}))?$"
+)
 
 
 @dataclass(frozen=True, slots=True)
 class Move:
-    """One card from ``source`` to ``target``; context-free, like python-chess's UCI moves.
+    """Cards from ``source`` to ``target``; context-free, like python-chess's UCI moves.
 
-    ``source`` and ``target`` are pile names (``t3``, ``f2``, ``r7``). A reserve move also
-    names its ``card`` (every Archway reserve card is available). ``target == "f"`` means
-    "the foundation that takes it": :meth:`games.rules.Board.parse_move` resolves it.
+    ``source`` and ``target`` are pile names (``t3``, ``f2``, ``r7``, ``c1``). A reserve move
+    also names its ``card`` (every Archway reserve card is available). ``target == "f"``
+    means "the foundation that takes it": :meth:`games.rules.Board.parse_move` resolves it.
+    ``count`` is how many cards move together from the top of a tableau pile: more than
+    one only in games whose runs move as one move, written ``t3-t5x3``.
 
     >>> Move.from_notation("T3-F2")
     Move.from_notation('t3-f2')
     >>> Move.from_notation("r:10h-f3").notation()
     'r:TH-f3'
+    >>> Move.from_notation("t3-t5x3").count
+    3
     """
 
     source: str
     target: str
     card: Card | None = None
+    count: int = 1
 
     @classmethod
     def from_notation(cls, text: str) -> Move:
@@ -41,24 +49,58 @@ class Move:
         match = _MOVE.match(text.strip().lower())
         if match is None:
             raise NotationError(
-                f"{text!r} is not a move: write FROM-TO with piles t1, f2, r3 "
-                "(for example t3-t5, t3-f2, t3-f or r:7H-f3)"
+                f"{text!r} is not a move: write FROM-TO with piles t1, f2, r3, c1 "
+                "(for example t3-t5, t3-f2, t3-f, r:7H-f3 or t3-t5x3 for three cards)"
             )
         if match["card"] is not None:
             try:
                 card = Card.from_str(match["card"])
             except NotationError as error:
                 raise NotationError(f"{text!r}: {error}") from error
-            return cls(f"r{card.rank}", match["target"], card)
-        return cls(match["source"], match["target"])
+            if match["count"] is not None:
+                raise NotationError(f"{text!r}: a reserve card moves alone")
+            return cls(Pile(PileKind.RESERVE, card.rank).name, match["target"], card)
+        count = int(match["count"] or 1)
+        if count < 1:
+            raise NotationError(f"{text!r}: move at least one card")
+        return cls(match["source"], match["target"], None, count)
+
+    @classmethod
+    def from_selection(cls, selection: str, target: str) -> Move:
+        """The move of a selected card (``t3``, ``r:7H``: see :mod:`games.rules.piles`) to
+        ``target`` (a pile name, or ``f`` for the foundation that takes it).
+
+        >>> Move.from_selection("r:7H", "f").notation()
+        'r:7H-f'
+        """
+        pile, card = read_selection(selection)
+        if target != "f":
+            Pile.from_name(target)
+        return cls(pile.name, target, card)
+
+    @property
+    def selection(self) -> str:
+        """What selecting this move's card sends: ``t3``, ``r:7H``."""
+        return selection_text(self.source_pile, self.card)
 
     @property
     def to_foundation(self) -> bool:
-        return self.target.startswith("f")
+        return self.target == "f" or Pile.from_name(self.target).kind is PileKind.FOUNDATION
+
+    @property
+    def source_pile(self) -> Pile:
+        return Pile.from_name(self.source)
+
+    @property
+    def target_pile(self) -> Pile | None:
+        """The target pile; ``None`` for ``f``, "the foundation that takes it"."""
+        return None if self.target == "f" else Pile.from_name(self.target)
 
     def notation(self) -> str:
         if self.card is not None:
             return f"r:{self.card}-{self.target}"
+        if self.count > 1:
+            return f"{self.source}-{self.target}x{self.count}"
         return f"{self.source}-{self.target}"
 
     def __str__(self) -> str:

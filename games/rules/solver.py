@@ -14,19 +14,19 @@
 How it gets its speed (the techniques of Shlomi Fish's fc-solve; ``bench_solver`` measures
 what each buys):
 
-- Its own compact position: tableau piles as ``bytes`` of card codes, foundations as their
-  lengths (plus Chessboard's base rank), Archway's reserves as counts per card. Moves are
-  played and taken back in place; the engine's :class:`Board` is used only to start from and
+- The engine's compact position (:class:`games.rules.position.Position`): tableau piles
+  as ``bytes`` of card codes, foundations as their lengths (plus Chessboard's base rank).
+  Moves are played and taken back in place; :class:`Board` is used only to start from and
   to replay the answer.
 - A transposition table keyed on a canonical position. Every tableau pile of a game obeys the
   same rules, so the key sorts the piles: positions that differ only by which pile holds what
   are one position. The foundations (and Archway's reserves) follow from the tableau, except
   Chessboard's base rank and, with Archway's twin cards, the foundation lengths, so only those
   join the key.
-- Safe auto-play inside the search: after every move, the foundation moves of
-  :mod:`games.rules.safety` (which never cost a win and never fix Chessboard's base) are
-  played at once, as part of that move's step. They are moves: they are in the returned line
-  and count in its length.
+- Safe auto-play inside the search: after every move, the safe foundation moves of the
+  engine's one rule (:meth:`games.rules.position.Position.safe_move`, which never cost a
+  win and never fix Chessboard's base) are played at once, as part of that move's step.
+  They are moves: they are in the returned line and count in its length.
 - Among several empty piles only one is tried (the others give the same canonical position),
   and a lone card never moves to an empty pile (that changes nothing). A card that a step
   of one move just moved between piles does not move again at once: moving it on or back
@@ -67,23 +67,24 @@ import random
 import time
 from collections.abc import Generator, Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Final, Literal
 
 from .archway_decider import decide as decide_archway
 from .board import Board
-from .cards import ALL_CARDS, Card, next_rank
 from .errors import RulesError
 from .moves import Move
-from .variants import ARCHWAY, TAKE_BACK, GameRules, get_game
+from .position import Position, RawMove
+from .variants import ARCHWAY, GameRules, get_game
 
 Verdict = Literal["solved", "unsolvable", "unknown"]
 SOLVED: Final = "solved"
 UNSOLVABLE: Final = "unsolvable"
 UNKNOWN: Final = "unknown"
 
-_Raw = tuple[int, int, int]
+_Raw = RawMove
 """A move inside the search: source pile, target pile, card code (the engine's indexes)."""
+
+_BYTE: Final = tuple(bytes((i,)) for i in range(256))
 
 
 @dataclass(frozen=True)
@@ -218,362 +219,72 @@ class _Counter:
         self.stop = self.nodes + nodes
 
 
-@dataclass(frozen=True)
-class _Tables:
-    """Per game (and, for Chessboard, per base rank): the foundation sequences and lookups."""
-
-    seq: tuple[tuple[int, ...], ...]
-    """For each foundation, its 13 cards in the order they go up."""
-    pos: tuple[int, ...]
-    """Per card code: its place in its suit's sequence (single deck)."""
-    suit_foundation: tuple[int, ...]
-    """Per suit, the index of its foundation (single deck)."""
-    need: tuple[tuple[tuple[int, int], ...], ...]
-    """Per card code: ``(foundation, length)`` pairs that must hold for it to go up safely:
-    every card that could be built on it is on a foundation (its follower excepted)."""
-
-
-@cache
-def _onto_table(rules: GameRules) -> tuple[tuple[int, ...], ...]:
-    """Per card code: the cards it may be laid on."""
-    table: list[tuple[int, ...]] = [()] * 56
-    for card in ALL_CARDS:
-        table[card] = tuple(int(b) for b in ALL_CARDS if rules.build.accepts(card, b))
-    return tuple(table)
-
-
-@cache
-def _foundation_tables(rules: GameRules, base: int) -> _Tables | None:
-    """The foundation tables of ``rules``; Chessboard's depend on ``base`` (0: not chosen)."""
-    if rules.base_is_chosen and base == 0:
-        return None
-    seq: list[tuple[int, ...]] = []
-    for spec in rules.foundations:
-        rank: int | None = spec.first_rank or base
-        cards: list[int] = []
-        while rank is not None and len(cards) < 13:
-            cards.append(int(Card(rank, spec.suit)))
-            rank = next_rank(rank, spec.step, wrap=spec.wrap)
-        seq.append(tuple(cards))
-    pos = [0] * 56
-    suit_foundation = [0] * 4
-    need: list[tuple[tuple[int, int], ...]] = [()] * 56
-    if rules.decks == 1:
-        for k, cards_k in enumerate(seq):
-            suit_foundation[rules.foundations[k].suit] = k
-            for i, c in enumerate(cards_k):
-                pos[c] = i
-        onto = _onto_table(rules)
-        for c in ALL_CARDS:
-            k = suit_foundation[c.suit]
-            at = pos[c]
-            follower = seq[k][at + 1] if at + 1 < len(seq[k]) else -1
-            above = [b for b in ALL_CARDS if c in onto[b] and b != follower]
-            need[c] = tuple((suit_foundation[b.suit], pos[b] + 1) for b in above)
-    return _Tables(tuple(seq), tuple(pos), tuple(suit_foundation), tuple(need))
-
-
-@cache
-def _slots(rules: GameRules) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
-    """Per card: the slot it offers as a top card, and the slots it may be laid on. When
-    building ignores suits (a card goes on every card one rank higher) the slot is the rank,
-    else the card itself."""
-    onto = _onto_table(rules)
-    by_rank = all(set(onto[c]) == {b for b in ALL_CARDS if b.rank == c.rank + 1} for c in ALL_CARDS)
-    if by_rank:
-        return (
-            tuple(c >> 2 for c in range(56)),
-            tuple(tuple({b >> 2 for b in onto[c]}) for c in range(56)),
-        )
-    return tuple(range(56)), onto
-
-
-_BYTE: Final = tuple(bytes((i,)) for i in range(256))
-
-
-class _Search:
-    """A position in the solver's own representation, played and taken back in place."""
+class _Search(Position):
+    """The search's position: the engine's :class:`Position` with the scans' shortcuts
+    (a fast step between tableau piles, snapshots) and the heuristic's features."""
 
     def __init__(self, board: Board, techniques: Techniques) -> None:
-        rules = board.rules
-        self.rules = rules
+        self.__dict__.update(board.position().__dict__)
+        book = self.book
         self.techniques = techniques
-        self.t = t = rules.tableau
-        self.f0 = f0 = board._f0
-        self.r0 = r0 = board._r0
-        piles = board._piles
-        self.nf = len(rules.foundations)
-        self.decks = rules.decks
-        self.total = rules.cards
-        self.tab: list[bytes] = [bytes(p) for p in piles[:t]]
-        self.fl: list[int] = [len(p) for p in piles[f0:r0]]
-        self.out = sum(self.fl)
-        self.chosen_base = rules.base_is_chosen
-        self.base = (board.base_rank or 0) if self.chosen_base else 0
-        self.tables = _foundation_tables(rules, self.base)
-        self.onto = _onto_table(rules)
-        self.builds = any(self.onto[c] for c in ALL_CARDS)
-        self.slot_of, self.slot_wants = _slots(rules)
-        self.wants_cache: dict[bytes, dict[int, list[int]]] = {}
-        self.res: list[int] | None = None
-        self.intab: list[int] | None = None
-        if rules.reserves:
-            self.res = [0] * 56
-            for pile in piles[r0:]:
-                for c in pile:
-                    self.res[c] += 1
-        if self.decks > 1:
-            self.intab = [0] * 56
-            for pile in piles[:t]:
-                for c in pile:
-                    self.intab[c] += 1
-        self.take_back = TAKE_BACK in board.options
-        self.dealt = [1 if spec.dealt else 0 for spec in rules.foundations]
-        self.suit_foundations = [
-            [k for k, spec in enumerate(rules.foundations) if spec.suit == suit]
-            for suit in range(4)
-        ]
+        self.t = book.t
+        self.f0 = book.f0
+        self.r0 = book.r0
         self.autoplay_on = techniques.autoplay and not self.take_back
-        self.undo_stack: list[tuple[int, int, int, bytes, bytes]] = []
         self.pile_cache: dict[bytes, tuple[int, int, int]] = {}
         self.cache_fkey = b""
         self.cache_dist: list[int] | None = None
-        # Chessboard's base joins the key; Archway's foundation lengths do (twin cards).
-        self.key_extra = self.chosen_base or self.decks > 1
-        self.plain_key = techniques.canonical and not self.key_extra
+        # Chessboard's base joins the key; two decks' foundation lengths do (twin cards);
+        # free cells do.
+        self.sorted_key = (
+            techniques.canonical
+            and not book.chosen_base
+            and book.decks == 1
+            and book.c0 == book.size
+        )
 
     # -- the position -----------------------------------------------------------------
 
-    def key(self) -> bytes:
-        tab = self.tab
-        body = b"\0".join(sorted(tab) if self.techniques.canonical else tab)
-        if not self.key_extra:
-            return body
-        if self.chosen_base:
-            return _BYTE[self.base] + body
-        return bytes(self.fl) + body
+    def key(self, *, canonical: bool | None = None) -> bytes:
+        return Position.key(
+            self, canonical=self.techniques.canonical if canonical is None else canonical
+        )
+
+    def tableau(self) -> list[bytes]:
+        return self.piles[: self.t]
 
     def snapshot(self) -> tuple[object, ...]:
         return (
-            tuple(self.tab),
+            tuple(self.piles),
             tuple(self.fl),
             self.base,
-            None if self.res is None else bytes(self.res),
             None if self.intab is None else bytes(self.intab),
         )
 
     def restore(self, snap: tuple[object, ...]) -> None:
-        tab, fl, base, res, intab = snap
-        self.tab[:] = tab  # type: ignore[call-overload]
+        piles, fl, base, intab = snap
+        self.piles[:] = piles  # type: ignore[call-overload]
         self.fl[:] = fl  # type: ignore[call-overload]
         self.out = sum(self.fl)
         if self.base != base:
             self.base = base  # type: ignore[assignment]
-            self.tables = _foundation_tables(self.rules, self.base)
-        if res is not None:
-            self.res = list(res)  # type: ignore[call-overload]
+            self.seqs = self.book.sequences(self.base)
         if intab is not None:
             self.intab = list(intab)  # type: ignore[call-overload]
         self.undo_stack = []
 
-    def won(self) -> bool:
-        return self.out == self.total
+    # -- generating and playing moves ---------------------------------------------------
 
-    # -- playing moves ------------------------------------------------------------------
-
-    def do(self, s: int, d: int, c: int) -> None:
-        t = self.t
-        tab = self.tab
-        old_s = old_d = b""
-        if s < t:
-            old_s = tab[s]
-            tab[s] = old_s[:-1]
-        elif s >= self.r0:
-            self.res[c] -= 1  # type: ignore[index]
-        else:
-            self.fl[s - self.f0] -= 1
-            self.out -= 1
-        if d < t:
-            old_d = tab[d]
-            tab[d] = old_d + _BYTE[c]
-        else:
-            self.fl[d - self.f0] += 1
-            self.out += 1
-            if self.chosen_base and self.base == 0:
-                self.base = c >> 2
-                self.tables = _foundation_tables(self.rules, self.base)
-        if self.intab is not None:
-            if s < t <= d:
-                self.intab[c] -= 1
-            elif d < t <= s:
-                self.intab[c] += 1
-        self.undo_stack.append((s, d, c, old_s, old_d))
-
-    def undo(self, count: int = 1) -> None:
-        t = self.t
-        tab = self.tab
-        for _ in range(count):
-            s, d, c, old_s, old_d = self.undo_stack.pop()
-            if s < t:
-                tab[s] = old_s
-            elif s >= self.r0:
-                self.res[c] += 1  # type: ignore[index]
-            else:
-                self.fl[s - self.f0] += 1
-                self.out += 1
-            if d < t:
-                tab[d] = old_d
-            else:
-                self.fl[d - self.f0] -= 1
-                self.out -= 1
-                if self.chosen_base and self.out == 0:
-                    self.base = 0
-                    self.tables = None
-            if self.intab is not None:
-                if s < t <= d:
-                    self.intab[c] += 1
-                elif d < t <= s:
-                    self.intab[c] -= 1
-
-    # -- generating moves ---------------------------------------------------------------
-
-    def _wants(self) -> dict[int, list[int]]:
-        """For each card some foundation takes next, the foundation piles that take it."""
-        fkey = bytes(self.fl) + _BYTE[self.base]
-        wants = self.wants_cache.get(fkey)
-        if wants is None:
-            if len(self.wants_cache) > 10_000:
-                self.wants_cache.clear()
-            wants = self.wants_cache[fkey] = self._compute_wants()
-        return wants
-
-    def _compute_wants(self) -> dict[int, list[int]]:
-        wants: dict[int, list[int]] = {}
-        tables = self.tables
-        f0 = self.f0
-        if tables is None:  # Chessboard before the base is chosen: any card starts one
-            for card in ALL_CARDS:
-                wants[card] = [f0 + k for k in self.suit_foundations[card.suit]]
-            return wants
-        seq = tables.seq
-        for k, n in enumerate(self.fl):
-            if n < 13:
-                c = seq[k][n]
-                if c in wants:
-                    wants[c].append(f0 + k)
-                else:
-                    wants[c] = [f0 + k]
-        return wants
-
-    def moves(self) -> list[_Raw]:
+    def moves(  # type: ignore[override]
+        self, *, one_empty: bool | None = None, skip_lone: bool | None = None
+    ) -> list[_Raw]:
         """The legal moves less the pruned ones: foundation moves first, empty piles last."""
-        tab = self.tab
-        t = self.t
-        wants = self._wants()
-        found: list[_Raw] = []
-        build: list[_Raw] = []
-        spaces: list[_Raw] = []
-        empties = [i for i in range(t) if not tab[i]]
-        if self.techniques.one_empty:
-            empties = empties[:1]
-        skip_lone = self.techniques.skip_lone
-        # Targets by "slot": the rank of a top card when building ignores suits (Beleaguered
-        # Castle), else the card itself, so one lookup finds every pile a card may go on.
-        tops: dict[int, list[int]] = {}
-        slot_of = self.slot_of
-        if self.builds:
-            for i in range(t):
-                p = tab[i]
-                if p:
-                    slot = slot_of[p[-1]]
-                    piles = tops.get(slot)
-                    if piles is None:
-                        tops[slot] = [i]
-                    else:
-                        piles.append(i)
-        slot_wants = self.slot_wants
-        for i in range(t):
-            p = tab[i]
-            if not p:
-                continue
-            c = p[-1]
-            fs = wants.get(c)
-            if fs:
-                for f in fs:
-                    found.append((i, f, c))
-            for slot in slot_wants[c]:
-                piles = tops.get(slot)
-                if piles:
-                    for j in piles:
-                        if j != i:
-                            build.append((i, j, c))
-            if empties and (len(p) > 1 or not skip_lone):
-                for j in empties:
-                    spaces.append((i, j, c))
-        res = self.res
-        if res is not None:
-            r0 = self.r0
-            for c, fs in wants.items():
-                if res[c]:
-                    for f in fs:
-                        found.append((r0 + (c >> 2) - 1, f, c))
-        if self.take_back and self.tables is not None:
-            seq = self.tables.seq
-            f0 = self.f0
-            for k, n in enumerate(self.fl):
-                if n > self.dealt[k]:
-                    c = seq[k][n - 1]
-                    for slot in slot_wants[c]:
-                        for j in tops.get(slot, ()):
-                            build.append((f0 + k, j, c))
-                    for j in empties:
-                        spaces.append((f0 + k, j, c))
-        return found + build + spaces
-
-    def safe_move(self) -> _Raw | None:
-        """One safe foundation move (the rule of :mod:`games.rules.safety`), if any."""
-        tables = self.tables
-        if tables is None:
-            return None  # nothing may fix Chessboard's base but the player
-        fl = self.fl
-        seq = tables.seq
-        need = tables.need
-        intab = self.intab
-        res = self.res
-        tops = {p[-1]: i for i, p in enumerate(self.tab) if p}
-        for k, n in enumerate(fl):
-            if n >= 13 or (n == 0 and self.chosen_base):
-                continue
-            c = seq[k][n]
-            i = tops.get(c)
-            if i is None and (res is None or not res[c]):
-                continue
-            for f, m in need[c]:
-                if fl[f] < m:
-                    break
-            else:
-                if i is not None and (intab is None or intab[c] <= 1):
-                    return (i, self.f0 + k, c)
-                if res is not None and res[c] and (intab is None or intab[c] == 0):
-                    return (self.r0 + (c >> 2) - 1, self.f0 + k, c)
-        return None
-
-    def exposed_is_safe(self, s: int) -> bool:
-        """Whether the card now on top of pile ``s`` may safely go up: after a move between
-        piles of a position without safe moves, it is the only candidate."""
-        p = self.tab[s]
-        if not p:
-            return False
-        tables = self.tables
-        if tables is None:
-            return False
-        c = p[-1]
-        fl = self.fl
-        for k in self.suit_foundations[c & 3]:
-            n = fl[k]
-            if n < 13 and tables.seq[k][n] == c and (n or not self.chosen_base):
-                return True  # a candidate: safe_move() decides
-        return False
+        techniques = self.techniques
+        return Position.moves(
+            self,
+            one_empty=techniques.one_empty if one_empty is None else one_empty,
+            skip_lone=techniques.skip_lone if skip_lone is None else skip_lone,
+        )
 
     def step(self, move: _Raw, line: list[_Raw]) -> bytes:
         """Play ``move`` and then the safe moves it allows, appending all to ``line``; return
@@ -581,13 +292,13 @@ class _Search:
         uncovers nothing for the foundations takes a short way."""
         s, d, c = move
         t = self.t
-        if s < t and d < t:
-            tab = self.tab
-            old_s = tab[s]
-            old_d = tab[d]
+        if s < t and d < t and self.piles[s][-1] == c:
+            piles = self.piles
+            old_s = piles[s]
+            old_d = piles[d]
             rest = old_s[:-1]
-            tab[s] = rest
-            tab[d] = old_d + _BYTE[c]
+            piles[s] = rest
+            piles[d] = old_d + _BYTE[c]
             self.undo_stack.append((s, d, c, old_s, old_d))
             line.append(move)
             if self.autoplay_on and rest and self.exposed_is_safe(s):
@@ -597,8 +308,8 @@ class _Search:
             line.append(move)
             if self.autoplay_on:
                 self._autoplay_all(line)
-        if self.plain_key:
-            return b"\0".join(sorted(self.tab))
+        if self.sorted_key:
+            return b"\0".join(sorted(self.piles[:t]))
         return self.key()
 
     def _autoplay_all(self, line: list[_Raw]) -> None:
@@ -607,24 +318,10 @@ class _Search:
             line.append(move)
 
     def autoplay(self, line: list[_Raw]) -> int:
-        """Play safe moves until none is left, appending them to ``line``; how many.
-
-        The position before ``line[-1]`` had no safe move left, so after a move between
-        tableau piles only the card it uncovered can have become one.
-        """
+        """Play safe moves until none is left (when the techniques allow auto-play)."""
         if not self.autoplay_on:
             return 0
-        if line:
-            s, d, _ = line[-1]
-            t = self.t
-            if s < t and d < t and not self.exposed_is_safe(s):
-                return 0
-        played = 0
-        while (move := self.safe_move()) is not None:
-            self.do(*move)
-            line.append(move)
-            played += 1
-        return played
+        return Position.autoplay(self, line)
 
     # -- the heuristic ------------------------------------------------------------------
 
@@ -635,9 +332,11 @@ class _Search:
 
         A pile's share depends only on its cards and the foundations, and most piles are
         unchanged from one position to the next, so shares are remembered per pile."""
-        if self.tables is None:
-            empty = sum(1 for p in self.tab if not p)
-            return (self.total - self.out, 0, empty, 0, 0)
+        total = self.book.total
+        tableau = self.piles[: self.t]
+        if self.seqs is None:
+            empty = sum(1 for p in tableau if not p)
+            return (total - self.out, 0, empty, 0, 0)
         cache = self.pile_cache
         fkey = bytes(self.fl) + _BYTE[self.base]
         if fkey != self.cache_fkey:
@@ -646,7 +345,7 @@ class _Search:
             self.cache_fkey = fkey
             self.cache_dist = None
         blocked = empty = buried = unsorted = 0
-        for p in self.tab:
+        for p in tableau:
             if not p:
                 empty += 1
                 continue
@@ -656,17 +355,17 @@ class _Search:
             blocked += share[0]
             buried += share[1]
             unsorted += share[2]
-        return (self.total - self.out, blocked, empty, buried, unsorted)
+        return (total - self.out, blocked, empty, buried, unsorted)
 
     def _pile_features(self, p: bytes) -> tuple[int, int, int]:
         dist = self.cache_dist
         if dist is None:
-            tables = self.tables
-            assert tables is not None
+            seqs = self.seqs
+            assert seqs is not None
             fl = self.fl
-            if self.decks == 1:
-                pos = tables.pos
-                sf = tables.suit_foundation
+            if self.book.decks == 1:
+                pos = seqs.pos
+                sf = seqs.suit_foundation
                 dist = [pos[c] - fl[sf[c & 3]] for c in range(56)]
             else:
                 dist = _twin_distances(fl)
@@ -682,7 +381,7 @@ class _Search:
                 low = dc
             if dc == 0:
                 buried += height - 1 - j
-        onto = self.onto
+        onto = self.book.onto
         run = height - 1
         while run > 0 and p[run - 1] in onto[p[run]]:
             run -= 1
@@ -1050,15 +749,13 @@ def _solve_archway(
     board: Board, deadline: float, max_nodes: int | None, started: float
 ) -> SolveResult:
     """Archway through its exact decider: the same verdicts, found far sooner."""
-    piles = board._piles
-    f0, r0 = board._f0, board._r0
-    foundations = piles[f0:r0]
+    foundations = board.foundations
     reserve = [0] * 56
-    for pile in piles[r0:]:
+    for pile in board.reserves:
         for card in pile:
             reserve[card] += 1
     found = decide_archway(
-        [list(p) for p in piles[:f0]],
+        [list(p) for p in board.tableau],
         [foundations[suit][-1].rank for suit in range(4)],
         [foundations[4 + suit][-1].rank for suit in range(4)],
         reserve,
@@ -1111,12 +808,10 @@ def _polish(
 
 def _to_moves(board: Board, line: Iterable[_Raw]) -> list[Move]:
     """Engine moves for the line, replayed with the checking :meth:`Board.play`."""
-    names = board.pile_names
-    r0 = board._r0
-    moves = [Move(names[s], names[d], Card.from_code(c) if s >= r0 else None) for s, d, c in line]
     replay = board.copy()
-    for move in moves:
-        replay.play(move)
+    moves = []
+    for raw in line:
+        moves.append(replay.play(replay.move_of(raw)))
     if not replay.is_won():
         raise AssertionError(f"the solver's line does not win {board!r}")
     return moves
@@ -1142,16 +837,16 @@ def _shortcut_pass(
     board: Board, line: list[_Raw], techniques: Techniques, deadline: float
 ) -> list[_Raw]:
     search = _Search(board, techniques)
-    t = search.t
+    book = search.book
     keys = [search.key()]
-    tabs = [list(search.tab)]
+    tabs = [list(search.piles)]
     for move in line:
         search.do(*move)
         keys.append(search.key())
-        tabs.append(list(search.tab))
+        tabs.append(list(search.piles))
     last = {key: i for i, key in enumerate(keys)}  # the latest visit of each position
     search = _Search(board, techniques)
-    rename = list(range(t))  # the line's pile index -> the same pile's index here
+    rename: dict[int, int] = {}  # the line's pile index -> the same pile's index here
     out: list[_Raw] = []
     i = 0
     while i < len(line):
@@ -1172,11 +867,13 @@ def _shortcut_pass(
                 search.do(*move)
             out += jump
             i = best
-            here = _permutation(tabs[i], search.tab)
-            rename = [here[k] for k in range(t)]
+            rename = {}
+            for group in (range(book.t), range(book.c0, book.size)):
+                here = _permutation([tabs[i][k] for k in group], [search.piles[k] for k in group])
+                rename |= {group[k]: group[j] for k, j in here.items()}
             continue
         s, d, c = line[i]
-        move = (rename[s] if s < t else s, rename[d] if d < t else d, c)
+        move = (rename.get(s, s), rename.get(d, d), c)
         search.do(*move)
         out.append(move)
         i += 1
@@ -1203,6 +900,11 @@ DIFFICULTY_NODES: Final[dict[str, tuple[int, int]]] = {
     "castles-in-spain": (69, 117),
     "somerset": (858, 3_648),
     "morehead": (209, 560),
+    "siegecraft": (178, 559),
+    "stronghold": (416, 1_552),
+    "private-lane": (188, 719),
+    "ten-by-one": (111, 472),
+    "bastion": (75, 229),
 }
 """Per game: the most positions an *easy* deal, then a *medium* one, takes the solver to
 win. Measured (November 2026) as the tertiles of ``SolveResult.nodes`` over the deals the
@@ -1210,7 +912,8 @@ solver won among deals 1-150 at ``max_nodes=60_000``: 94 won for Beleaguered Cas
 for Citadel, 64 for Streets and Alleys, 23 for Fortress, 104 for Chessboard; Archway over
 its nine winnable deals of 1-20,000 (30 to 8,216 positions). The family games over deals
 1-200 at ``max_nodes=60_000``: 182 won for Castles in Spain, 113 for Somerset, 188 for
-Morehead."""
+Morehead, 193 for Siegecraft, 185 for Stronghold, 198 for Private Lane, 161 for Ten by One,
+167 for Bastion."""
 
 
 def difficulty(stats: SolveStats) -> Difficulty:

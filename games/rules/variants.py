@@ -54,7 +54,8 @@ class Deal:
     Somerset's staircase), then one card to each pile in ``extra_to`` (0-based), then, when
     ``rest_to_reserves``, every remaining card onto the reserve pile of its rank.
     ``to_foundations`` (Citadel): a card that fits its foundation goes there instead of onto
-    its pile, and that pile's turn is used up.
+    its pile, and that pile's turn is used up. ``to_cells`` (Bastion): after the tableau,
+    the next cards go one each to the first free cells.
     """
 
     rounds: int
@@ -62,6 +63,7 @@ class Deal:
     to_foundations: bool = False
     rest_to_reserves: bool = False
     round_starts: tuple[int, ...] = ()
+    to_cells: int = 0
 
     def __post_init__(self) -> None:
         if self.round_starts and len(self.round_starts) != self.rounds:
@@ -90,6 +92,35 @@ GROUPS: dict[str, tuple[str, str]] = {
 title and one line."""
 
 
+@dataclass(frozen=True)
+class Wings:
+    """The tableau in two wings either side of a column of foundations, cards fanned
+    sideways (Beleaguered Castle): ``left`` piles on the left, the rest on the right."""
+
+    left: int
+    kind = "wings"
+
+
+@dataclass(frozen=True)
+class Arch:
+    """Reserves in an arch over the central tableau piles, foundations in a row beneath
+    (Archway)."""
+
+    kind = "arch"
+
+
+@dataclass(frozen=True)
+class Rows:
+    """Foundations in a row (free cells beside them), tableau piles in a row beneath, cards
+    fanned downwards."""
+
+    kind = "rows"
+
+
+Screen = Wings | Arch | Rows
+"""How the page lays a game out: part of its declaration."""
+
+
 def _suited(**kwargs: object) -> tuple[FoundationRule, ...]:
     return tuple(FoundationRule(suit, **kwargs) for suit in (CLUBS, DIAMONDS, HEARTS, SPADES))  # type: ignore[arg-type]
 
@@ -102,13 +133,31 @@ class GameRules:
     name: str
     summary: str
     tableau: int
-    left_wing: int
+    screen: Screen
     foundations: tuple[FoundationRule, ...]
     build: Build
     deal: Deal
     decks: int = 1
-    reserves: bool = False
-    """Archway: thirteen reserve piles by rank, every card available, to foundations only."""
+    reserves: int = 0
+    """Reserve piles, one per rank from ace up (Archway: 13); every card of one is
+    available, and goes to a foundation only."""
+    cells: int = 0
+    """Free cells: each holds one card, available like a top card."""
+    kings_only: bool = False
+    """Only a king may go to an empty tableau pile."""
+    runs: bool = False
+    """Cards on top of a tableau pile that follow the building rule may move together as one
+    move (``t3-t5x3``: the count of cards, so the notation stays context-free and
+    round-trips), at most ``(empty free cells + 1) * 2 ** (empty piles)`` of them (an empty
+    target pile does not count), the number a player could move one by one through those
+    cells and piles.
+
+    A run move counts as one move, not one per card. RULES.md counts "every single-card
+    movement" because until now every movement was one card; the count is the length of
+    the winning line (the ply), and a run is one entry of it: one action, one undo, one
+    replay step, one move of the solver's line (whose length sets a daily's par), as
+    PySolFC and fc-solve count it. Counting cards would add a second measure beside the ply
+    for the leaderboards to keep in step."""
     options: tuple[str, ...] = ()
     aliases: tuple[str, ...] = field(default=())
     group: str = "classic"
@@ -147,7 +196,7 @@ BELEAGUERED_CASTLE = GameRules(
     name="Beleaguered Castle",
     summary="Eight piles of six flank the aces; build down regardless of suit, one card at a time.",
     tableau=8,
-    left_wing=4,
+    screen=Wings(left=4),
     foundations=_suited(dealt=True),
     build=DownAnySuit(),
     deal=Deal(rounds=6),
@@ -161,7 +210,7 @@ CITADEL = GameRules(
     name="Citadel",
     summary="Beleaguered Castle, but cards that fit a foundation go up while the deal is made.",
     tableau=8,
-    left_wing=4,
+    screen=Wings(left=4),
     foundations=_suited(dealt=True),
     build=DownAnySuit(),
     deal=Deal(rounds=6, to_foundations=True),
@@ -173,7 +222,7 @@ STREETS_AND_ALLEYS = GameRules(
     name="Streets and Alleys",
     summary="Beleaguered Castle with the aces left in the deal: the hardest of the three.",
     tableau=8,
-    left_wing=4,
+    screen=Wings(left=4),
     foundations=_suited(),
     build=DownAnySuit(),
     deal=Deal(rounds=6, extra_to=(0, 1, 2, 3)),
@@ -185,7 +234,7 @@ FORTRESS = GameRules(
     name="Fortress",
     summary="Ten short piles; build up or down in suit, no wrap between king and ace.",
     tableau=10,
-    left_wing=5,
+    screen=Wings(left=5),
     foundations=_suited(),
     build=SameSuitUpOrDown(wrap=False),
     deal=Deal(rounds=5, extra_to=(0, 5)),
@@ -196,7 +245,7 @@ CHESSBOARD = GameRules(
     name="Chessboard",
     summary="Fortress where your first foundation card sets the base rank, and ranks wrap.",
     tableau=10,
-    left_wing=5,
+    screen=Wings(left=5),
     foundations=_suited(first_rank=None, wrap=True),
     build=SameSuitUpOrDown(wrap=True),
     deal=Deal(rounds=5, extra_to=(0, 5)),
@@ -207,12 +256,12 @@ ARCHWAY = GameRules(
     name="Archway",
     summary="Two decks: four central piles, an arch of reserves by rank, eight foundations.",
     tableau=4,
-    left_wing=0,
+    screen=Arch(),
     foundations=_suited(dealt=True) + _suited(step=-1, first_rank=KING, dealt=True),
     build=NoBuilding(),
     deal=Deal(rounds=12, rest_to_reserves=True),
     decks=2,
-    reserves=True,
+    reserves=13,
 )
 
 # -- The family: PySolFC's other Castle games, dealt with PySolFC's numbers ------------
@@ -222,7 +271,7 @@ CASTLES_IN_SPAIN = GameRules(
     name="Castles in Spain",
     summary="Thirteen piles of four, all face up; build down in alternating colours.",
     tableau=13,
-    left_wing=7,
+    screen=Wings(left=7),
     foundations=_suited(),
     build=AlternateColourDown(),
     deal=Deal(rounds=4),
@@ -235,7 +284,7 @@ SOMERSET = GameRules(
     name="Somerset",
     summary="Ten piles dealt as a staircase of 1 to 8 cards; build down in alternating colours.",
     tableau=10,
-    left_wing=5,
+    screen=Wings(left=5),
     foundations=_suited(),
     build=AlternateColourDown(),
     deal=Deal(rounds=8, round_starts=(0, 1, 2, 3, 4, 5, 6, 7)),
@@ -248,12 +297,85 @@ MOREHEAD = GameRules(
     name="Morehead",
     summary="Somerset where a card goes on any suit but its own.",
     tableau=10,
-    left_wing=5,
+    screen=Wings(left=5),
     foundations=_suited(),
     build=OtherSuitDown(),
     deal=Deal(rounds=8, round_starts=(0, 1, 2, 3, 4, 5, 6, 7)),
     group="other",
     pysolfc_id=362,
+)
+
+# -- Free cells ------------------------------------------------------------------------------
+
+SIEGECRAFT = GameRules(
+    slug="siegecraft",
+    name="Siegecraft",
+    summary="Beleaguered Castle with one free cell: park a card, free another.",
+    tableau=8,
+    screen=Wings(left=4),
+    foundations=_suited(dealt=True),
+    build=DownAnySuit(),
+    deal=Deal(rounds=6),
+    cells=1,
+    group="free-cells",
+    pysolfc_id=831,
+)
+
+STRONGHOLD = GameRules(
+    slug="stronghold",
+    name="Stronghold",
+    summary="Streets and Alleys with one free cell.",
+    tableau=8,
+    screen=Wings(left=4),
+    foundations=_suited(),
+    build=DownAnySuit(),
+    deal=Deal(rounds=6, extra_to=(0, 1, 2, 3)),
+    cells=1,
+    group="free-cells",
+    pysolfc_id=300,
+)
+
+PRIVATE_LANE = GameRules(
+    slug="private-lane",
+    name="Private Lane",
+    summary="Streets and Alleys with two free cells.",
+    tableau=8,
+    screen=Wings(left=4),
+    foundations=_suited(),
+    build=DownAnySuit(),
+    deal=Deal(rounds=6, extra_to=(0, 1, 2, 3)),
+    cells=2,
+    aliases=("fastness",),
+    group="free-cells",
+    pysolfc_id=301,
+)
+
+TEN_BY_ONE = GameRules(
+    slug="ten-by-one",
+    name="Ten by One",
+    summary="Fortress with one free cell; build up or down in suit.",
+    tableau=10,
+    screen=Rows(),
+    foundations=_suited(),
+    build=SameSuitUpOrDown(wrap=False),
+    deal=Deal(rounds=5, extra_to=(0, 1)),
+    cells=1,
+    group="free-cells",
+    pysolfc_id=325,
+)
+
+BASTION = GameRules(
+    slug="bastion",
+    name="Bastion",
+    summary="Ten piles of five and two free cells dealt full; build up or down in suit.",
+    tableau=10,
+    screen=Rows(),
+    foundations=_suited(),
+    build=SameSuitUpOrDown(wrap=False),
+    deal=Deal(rounds=5, to_cells=2),
+    cells=2,
+    group="free-cells",
+    pysolfc_id=324,
 )
 
 GAMES: dict[str, GameRules] = {
@@ -268,6 +390,11 @@ GAMES: dict[str, GameRules] = {
         CASTLES_IN_SPAIN,
         SOMERSET,
         MOREHEAD,
+        SIEGECRAFT,
+        STRONGHOLD,
+        PRIVATE_LANE,
+        TEN_BY_ONE,
+        BASTION,
     )
 }
 """The games by slug, in the order the site lists them."""

@@ -3,7 +3,7 @@ from datetime import timedelta
 from django import template
 from django.utils.safestring import SafeString, mark_safe
 
-from games.presentation import for_people
+from games.presentation import BoardView, for_people, script_data
 
 register = template.Library()
 
@@ -47,3 +47,10 @@ def results_chart(results: list[bool]) -> SafeString:
         f'<svg class="results" role="img" aria-label="{label}" width="{width}" '
         f'height="{size}" viewBox="0 0 {width} {size}">{cells}</svg>'
     )
+
+
+@register.filter(name="script_data")
+def script_data_filter(view: BoardView, played: object) -> SafeString:
+    """``{{ view|script_data:played }}``: the board script's data in a JSON script element."""
+    data = script_data(view, played or ())  # type: ignore[arg-type]
+    return mark_safe(f'<script type="application/json">{data}</script>')

@@ -4,7 +4,7 @@
  * this file. With it:
  *
  *   Click a card     selects it here, at once: its legal destinations come with the page
- *                    (#play data-moves, every legal move), no request
+ *                    (#play's data, every legal move), no request
  *   Click a pile     sends the selected card there (a legal one glows); the move is the only
  *                    request, and its answer redraws only what changed
  *   Click it again   (or double-click, double-tap) sends the card home to its foundation
@@ -42,18 +42,33 @@
   function play() { return document.getElementById("play"); }
   function pileOf(el) { return el && el.closest && el.closest("#board .pile[data-pile]"); }
   function pileEl(name) { return document.getElementById("pile-" + name); }
-
-  /* Every legal move, by what moves: {"t3": ["t6", "f2"], "r:7H": ["f3", "f7"]}. */
-  function legal() {
-    var map = {};
-    (play().dataset.moves || "").split(" ").forEach(function (notation) {
-      if (!notation) return;
-      var cut = notation.lastIndexOf("-");
-      var source = notation.slice(0, cut);
-      (map[source] = map[source] || []).push(notation.slice(cut + 1));
-    });
-    return map;
+  /* A pile's kind ("tableau", "foundation", "reserve", "cell"), from the class the server
+     gives each kind (games.presentation.PileView.side). */
+  function kindOf(pile) {
+    if (!pile) return "";
+    if (pile.classList.contains("found")) return "foundation";
+    if (pile.classList.contains("reserve")) return "reserve";
+    if (pile.classList.contains("cell")) return "cell";
+    return "tableau";
   }
+  window.CastleKind = kindOf;
+
+  /* Every legal move, as the server writes it (games.presentation.board_view): what each
+     selectable card (by its selection, "t3", "r:7H") may move to, and its foundation. */
+  function legal() { return data(play()); }
+
+  /* #play's data, as the server writes it (games.presentation.script_data): the legal
+     moves, and the moves the last action played with their piles' kinds (motion.js). */
+  function data(el) {
+    var script = el && el.querySelector("script");
+    try {
+      return script ? JSON.parse(script.textContent) : {};
+    } catch (error) {
+      return {};
+    }
+  }
+  window.CastleData = data;
+  function targetsOf(source) { return (legal().to || {})[source] || []; }
 
   function sourceOf(button) {
     return button && button.name === "select" && !button.disabled ? button.value : null;
@@ -65,11 +80,11 @@
     deselect();
     var pile = pileOf(card);
     var source = sourceOf(card);
-    var targets = legal()[source] || [];
+    var targets = targetsOf(source);
     selection = { source: source, card: card, pile: pile, targets: targets, enabled: [] };
     board.classList.add("selecting");
     card.classList.add("picked");
-    if (pile.dataset.pile.charAt(0) !== "r") pile.classList.add("selected");
+    if (kindOf(pile) !== "reserve") pile.classList.add("selected");
     targets.forEach(function (name) {
       var target = pileEl(name);
       if (!target) return;
@@ -98,7 +113,9 @@
   /* Home: the foundation that takes it (the first of two, in Archway), or let the server
      say why none does. */
   function home(source) {
-    var to = (legal()[source] || []).filter(function (name) { return name.charAt(0) === "f"; });
+    var to = targetsOf(source).filter(function (name) {
+      return kindOf(pileEl(name)) === "foundation";
+    });
     return source + "-" + (to[0] || "f");
   }
 
@@ -239,7 +256,7 @@
     var source = sourceOf(el);
     if (selection) {
       if (el === selection.card) { send("moves", { move: home(selection.source) }); return; }
-      if (source && name.charAt(0) === "r") { select(el); return; }
+      if (source && kindOf(pile) === "reserve") { select(el); return; }
       send("moves", { move: selection.source + "-" + name });
       return;
     }

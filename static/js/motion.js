@@ -26,15 +26,10 @@
     return !reduced.matches && typeof Element.prototype.animate === "function";
   }
 
-  function parse(notation) {
-    var cut = notation.lastIndexOf("-");
-    var from = notation.slice(0, cut);
-    var card = null;
-    if (from.indexOf("r:") === 0) {
-      card = from.slice(2);
-      from = "r" + (RANKS.indexOf(card.charAt(0)) + 1);
-    }
-    return { from: from, to: notation.slice(cut + 1), card: card };
+
+  /* A pile's kind, as board.js reads it; "f" (the foundation that takes it) is one. */
+  function kindOf(name) {
+    return name === "f" ? "foundation" : window.CastleKind(document.getElementById("pile-" + name));
   }
 
   function cardsOf(pile) {
@@ -62,7 +57,9 @@
     var play = answer.querySelector("#play");
     if (!enabled() || !play) return null;
     var won = play.hasAttribute("data-won") && !document.querySelector("#play[data-won]");
-    var moves = (play.dataset.played || "").split(" ").filter(Boolean).map(parse);
+    var moves = (window.CastleData(play).played || []).map(function (m) {
+      return { from: m[0], to: m[1], card: m[2] };
+    });
     if (play.hasAttribute("data-back")) {
       moves = moves.reverse().map(function (m) { return { from: m.to, to: m.from, card: m.card }; });
     }
@@ -71,7 +68,7 @@
     var flights = moves.map(function (m, i) {
       var from = stack(m.from);
       var start = null;
-      if (m.card && m.from.charAt(0) === "r") {
+      if (m.card && kindOf(m.from) === "reserve") {
         var at = from.map(function (e) { return e.value; }).indexOf("r:" + m.card);
         if (at >= 0) start = from.splice(at, 1)[0];
       } else {
@@ -80,7 +77,7 @@
       if (!start) start = { rect: from.box, node: null };
       if (i === 0 && lift) start = { rect: lift.ghost.getBoundingClientRect(), node: start.node, lift: lift };
       var to = stack(m.to);
-      var end = { pile: m.to, index: to.length, card: m.card, node: start.node, chained: false };
+      var end = { pile: m.to, kind: kindOf(m.to), index: to.length, card: m.card, node: start.node, chained: false };
       to.push(end);
       if (start.pile) start.chained = true;
       return { start: start, end: end };
@@ -93,8 +90,8 @@
     var pile = document.getElementById("pile-" + end.pile);
     if (!pile) return null;
     var cards = cardsOf(pile);
-    if (end.pile.charAt(0) === "f") return cards[cards.length - 1] || null;
-    if (end.pile.charAt(0) === "r") {
+    if (end.kind === "foundation") return cards[cards.length - 1] || null;
+    if (end.kind === "reserve") {
       return cards.filter(function (el) {
         return el.value === "r:" + end.card && claimed.indexOf(el) < 0;
       })[0] || null;

@@ -40,7 +40,8 @@ def board_from(
     names = (
         [f"f{i}" for i in range(1, len(rules.foundations) + 1)]
         + [f"t{i}" for i in range(1, rules.tableau + 1)]
-        + ([f"r{i}" for i in range(1, 14)] if rules.reserves else [])
+        + [f"r{i}" for i in range(1, rules.reserves + 1)]
+        + [f"c{i}" for i in range(1, rules.cells + 1)]
     )
     content = {name: parse_cards(piles.get(name, "")) for name in names}
     unknown = set(piles) - set(names)
@@ -66,7 +67,7 @@ def all_cards(board: Board) -> Counter[int]:
     """The multiset of every card in the position, wherever it lies."""
     return Counter(
         card
-        for group in (board.tableau, board.foundations, board.reserves)
+        for group in (board.tableau, board.foundations, board.reserves, board.cells)
         for pile in group
         for card in pile
     )

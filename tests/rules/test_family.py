@@ -4,22 +4,29 @@ game)."""
 
 from __future__ import annotations
 
-import random
 import shutil
 import subprocess
 
 import pytest
 
 from games.rules import GAMES, Board, IllegalMove
-from games.rules.safety import safe_raw_moves
-from games.rules.solver import DIFFICULTY_NODES, Techniques, _Search, solve
+from games.rules.solver import DIFFICULTY_NODES, solve
 
 from .helpers import board_from
 from .test_solver import engine_search, replays_to_win
 
 FAMILY = [slug for slug, rules in GAMES.items() if not rules.is_classic]
 
-WINNABLE = {"castles-in-spain": 1, "somerset": 2, "morehead": 1}
+WINNABLE = {
+    "castles-in-spain": 1,
+    "somerset": 2,
+    "morehead": 1,
+    "siegecraft": 2,
+    "stronghold": 2,
+    "private-lane": 2,
+    "ten-by-one": 2,
+    "bastion": 2,
+}
 """A deal of each family game the solver wins in well under a second."""
 
 UNSOLVABLE = [("somerset", 1), ("somerset", 3), ("morehead", 3)]
@@ -59,27 +66,6 @@ def test_unsolvable_agrees_with_the_engines_own_exhaustive_search(slug: str, dea
     assert engine_search(board) == "unsolvable"
 
 
-@pytest.mark.parametrize("slug", FAMILY)
-def test_search_moves_and_safe_moves_match_the_engine(slug: str) -> None:
-    """As for the classics: with pruning off the search's moves are the engine's legal
-    moves and its safe move is one of :mod:`games.rules.safety`'s."""
-    rng = random.Random(slug)
-    plain = Techniques(one_empty=False, skip_lone=False)
-    for deal in (1, 2, 3):
-        board = Board(slug, deal)
-        for _ in range(60):
-            search = _Search(board, plain)
-            assert set(search.moves()) == {(s, t, int(c)) for s, t, c in board.raw_legal_moves()}
-            safe = {(s, t, int(c)) for s, t, c in safe_raw_moves(board)}
-            found = search.safe_move()
-            assert (found is None) == (not safe)
-            assert found is None or found in safe
-            moves = board.raw_legal_moves()
-            if not moves:
-                break
-            board.push(rng.choice(moves))
-
-
 # -- deals ----------------------------------------------------------------------------------
 
 
@@ -101,6 +87,51 @@ def test_somerset_deals_a_staircase_of_one_to_eight_then_eight_eight(
 def test_morehead_is_dealt_exactly_like_somerset() -> None:
     for number in (1, 2, 31999, 32000, 123456789):
         assert Board("morehead", number).tableau == Board("somerset", number).tableau
+
+
+@pytest.mark.parametrize(
+    ("slug", "piles", "cells"),
+    [
+        ("siegecraft", [6] * 8, 1),
+        ("stronghold", [7, 7, 7, 7, 6, 6, 6, 6], 1),
+        ("private-lane", [7, 7, 7, 7, 6, 6, 6, 6], 2),
+        ("ten-by-one", [6, 6, 5, 5, 5, 5, 5, 5, 5, 5], 1),
+        ("bastion", [5] * 10, 2),
+    ],
+)
+def test_free_cell_games_deal_their_parents_piles_and_empty_cells_but_bastions(
+    slug: str, piles: list[int], cells: int
+) -> None:
+    for number in (1, 2, 32001, 2**63 - 1):
+        board = Board(slug, number)
+        assert sizes(board) == piles
+        assert len(board.cells) == cells
+        assert [len(cell) for cell in board.cells] == [1 if slug == "bastion" else 0] * cells
+
+
+def test_the_free_cell_games_are_their_parents_deals() -> None:
+    for number in (1, 2, 31999, 32000, 123456789):
+        assert Board("siegecraft", number).tableau == Board("beleaguered-castle", number).tableau
+        assert Board("stronghold", number).tableau == Board("streets-and-alleys", number).tableau
+        assert Board("private-lane", number).tableau == Board("streets-and-alleys", number).tableau
+
+
+def test_bastion_deals_the_last_two_cards_to_its_cells() -> None:
+    board = Board("bastion", 1)
+    assert [[str(c) for c in cell] for cell in board.cells] == [["2H"], ["6H"]]
+
+
+def test_a_free_cell_holds_one_card_which_moves_on_like_a_top_card() -> None:
+    board = board_from(
+        "siegecraft",
+        {"t1": "9S", "t2": "TH", "t3": "5C", "t4": "QD"},
+        fill=("t5", "t6", "t7", "t8"),
+    )
+    board.play("t1-c1")
+    assert [str(c) for c in board.pile("c1")] == ["9S"]
+    assert refusal(board, "t3-c1") == "The free cell c1 already holds a card"
+    board.play("c1-t2")  # 9S on TH, from the cell
+    assert board.pile("c1") == ()
 
 
 # -- building -------------------------------------------------------------------------------
@@ -135,7 +166,8 @@ FC_SOLVE = shutil.which("fc-solve")
 
 
 def fc_solve_verdict(board: Board, *args: str) -> str:
-    lines = ["Foundations: " + " ".join(f"{s}-0" for s in "CDHS")]
+    tops = ["0" if not pile else str(pile[-1])[0] for pile in board.foundations]
+    lines = ["Foundations: " + " ".join(f"{s}-{top}" for s, top in zip("CDHS", tops, strict=True))]
     lines += [" ".join(str(card) for card in pile) for pile in board.tableau]
     out = subprocess.run(
         ["fc-solve", *args, "-l", "toons-for-twenty-somethings", "-sel", "-"],
@@ -150,6 +182,29 @@ def fc_solve_verdict(board: Board, *args: str) -> str:
     if "I could not solve this game." in out:
         return "unsolvable"
     return "unknown"
+
+
+@pytest.mark.skipif(FC_SOLVE is None, reason="fc-solve is not installed")
+@pytest.mark.parametrize(
+    ("slug", "preset"),
+    [
+        ("siegecraft", ["-g", "beleaguered_castle", "--freecells-num", "1"]),
+        ("stronghold", ["-g", "streets_and_alleys", "--freecells-num", "1"]),
+        ("private-lane", ["-g", "streets_and_alleys", "--freecells-num", "2"]),
+    ],
+)
+def test_free_cell_verdicts_agree_with_fc_solve(slug: str, preset: list[str]) -> None:
+    """fc-solve's Beleaguered Castle and Streets and Alleys presets with free cells are
+    Siegecraft, Stronghold and Private Lane."""
+    both = 0
+    for number in range(1, 16):
+        board = Board(slug, number)
+        ours = solve(board, max_nodes=60_000, seconds=30).verdict
+        theirs = fc_solve_verdict(board, *preset)
+        if "unknown" not in (ours, theirs):
+            both += 1
+            assert ours == theirs, f"deal {number}"
+    assert both >= 10
 
 
 @pytest.mark.skipif(FC_SOLVE is None, reason="fc-solve is not installed")

@@ -25,9 +25,9 @@ def test_a_games_page_draws_every_card_of_its_deal(owner_client: Client, slug: s
     board = Board.from_layout(game.position)
     labels = re.findall(r'class="card [^"]*"[^>]*aria-label="([^"]+)"', page)
     drawn = {label.split(",")[0] for label in labels}
-    in_piles = sum(len(p) for p in (*board.tableau, *board.reserves))
+    in_piles = sum(len(p) for p in (*board.tableau, *board.reserves, *board.cells))
     assert len(labels) >= in_piles > 0
-    for pile in board.tableau:
+    for pile in (*board.tableau, *board.cells):
         for card in pile:
             assert card.name in drawn, f"{slug}: {card} not drawn"
 

@@ -31,6 +31,11 @@ WINNABLE = {
     "castles-in-spain": 1,
     "somerset": 2,
     "morehead": 1,
+    "siegecraft": 2,
+    "stronghold": 2,
+    "private-lane": 2,
+    "ten-by-one": 2,
+    "bastion": 2,
 }
 """A deal of each game the solver wins within the pool's budget."""
 DEAD_FORTRESS = [26, 34, 46, 60]
