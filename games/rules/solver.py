@@ -438,7 +438,7 @@ def _best_first(search: _Search, counter: _Counter) -> ScanGenerator:
     heaps = [[(_rate(w, features, 0), 0)] for w in queues]
     turn = 0
     sign = -1 if techniques.lifo else 1
-    t = search.t
+    t = _settling(search)
     while True:
         for _ in queues:
             heap = heaps[turn]
@@ -488,6 +488,13 @@ def _best_first(search: _Search, counter: _Counter) -> ScanGenerator:
         counter.nodes += 1
         if counter.nodes >= counter.stop:
             yield
+
+
+def _settling(search: _Search) -> int:
+    """The piles :func:`_just_moved` reasons about: the tableau, or none when runs move
+    together (whether a run may move depends on the free space, which its own move
+    changes)."""
+    return 0 if search.book.runs else search.t
 
 
 def _just_moved(step: Sequence[_Raw], t: int) -> int:
@@ -551,7 +558,7 @@ def _drain(
     from here that was not in ``seen`` is visited, or ``_GAVE_UP``. The card ``moved``
     (the one the step into this position moved, or -1) does not move (:func:`_just_moved`)."""
     shuffle = random.Random(seed).shuffle if seed is not None else None
-    t = search.t
+    t = _settling(search)
     line: list[_Raw] = []
 
     def order(skip: int) -> list[_Raw]:
