@@ -32,6 +32,8 @@ class CardView:
     value: str = ""
     hint: bool = False
     """The card the hint moves."""
+    picked: bool = False
+    """The selected card (a ``?select=`` page)."""
 
     @property
     def rank(self) -> str:
@@ -64,6 +66,11 @@ class PileView:
     script reads a pile's kind from these)."""
     start: int = 0
     """The first card drawn: a move response leaves the cards under it as they are."""
+    gone: list[int] = field(default_factory=list)
+    """For a move response: the indexes of the cards it took out from under ``start``
+    (cards played out of an Archway reserve, where every card is available)."""
+    restyle: bool = True
+    """For a move response: whether the pile's classes changed (its height did)."""
 
     @property
     def top(self) -> CardView | None:
@@ -264,7 +271,7 @@ def _pile(
             views.append(CardView(card, f"{card.name}, top of {label}", name))
         elif kind is PileKind.FOUNDATION:
             source = name if name in sources else None
-            views.append(CardView(card, f"{card.name}, top of {label}", source))
+            views.append(CardView(card, card.name, source))
         else:
             views.append(CardView(card, f"{card.name}, covered"))
     view = PileView(name, label, kind.value, views, target=name in targets)
@@ -287,6 +294,7 @@ def _set_actions(pile: PileView, selected: str | None, kind: PileKind) -> None:
     for card in pile.cards:
         if card.source == selected:
             card.action, card.value = "move", Move.from_selection(selected, "f").notation()
+            card.picked = True
     if kind is PileKind.RESERVE:
         return
     if pile.top is None:
@@ -304,27 +312,57 @@ def touched_piles(
     """The piles ``played`` took cards from or put them on, for a move response.
 
     ``board`` is the position after the moves (before them when ``back``: an undo). A
-    tableau pile is drawn from the lowest card the moves uncovered or covered (``start``):
-    the cards under it were covered before and after, so their markup did not change.
+    pile is drawn from the lowest card the moves uncovered or covered (``start``): the cards
+    under it were covered before and after, so their markup did not change. A reserve that
+    only lost cards (any of its cards may be played) keeps the others: the response names
+    the ones that left (``gone``).
     """
     moves = list(played)
     replay = board.copy()
     if not back:
         for _ in moves:
             replay.pop()
+    before: dict[str, list[Card]] = {}
     lowest: dict[str, int] = {}
     for notation in moves:  # a pile's height changes only by a move from or to it
         move = replay.parse_move(notation)
         for name in (move.source, move.target):
+            before.setdefault(name, list(replay.pile(name)))
             lowest[name] = min(lowest.get(name, len(replay.pile(name))), len(replay.pile(name)))
         replay.push(move)
     for name in lowest:
         lowest[name] = min(lowest[name], len(replay.pile(name)))
     piles = [view.piles[name] for name in sorted(lowest)]
     for pile in piles:
+        shown = replay.pile(pile.name) if back else before[pile.name]
+        pile.restyle = _height(pile.kind, shown) != len(pile.cards)
         if pile.kind == PileKind.TABLEAU.value:
             pile.start = max(lowest[pile.name] - 1, 0)
+        elif (
+            pile.kind == PileKind.RESERVE.value
+            and pile.cards
+            and (gone := _left(shown, board.pile(pile.name)))
+        ):
+            pile.start, pile.gone = len(pile.cards), gone
     return piles
+
+
+def _height(kind: str, cards: Sequence[Card]) -> int:
+    """How many cards a pile draws (a foundation only its top one)."""
+    return min(len(cards), 1) if kind == PileKind.FOUNDATION.value else len(cards)
+
+
+def _left(old: Sequence[Card], new: Sequence[Card]) -> list[int] | None:
+    """The indexes in ``old`` of the cards that are not in ``new``, when ``new`` is ``old``
+    less those cards (in order); otherwise ``None``."""
+    gone = []
+    kept = 0
+    for index, card in enumerate(old):
+        if kept < len(new) and new[kept] == card:
+            kept += 1
+        else:
+            gone.append(index)
+    return gone if kept == len(new) else None
 
 
 @cache
@@ -384,15 +422,27 @@ def describe_outcome(
         said = [f"{c.name} to {where(rules, m.source)}" for c, m in zip(cards, moves, strict=True)]
         sentence = f"Taken back: {said[0]}." if own else ""
         if automatic:
-            sentence += f" Auto-play taken back: {cards_in_words(cards[own:])}."
+            sentence += f" Auto-play taken back: {auto_words(cards[own:])}."
         return sentence.strip()
     if own > 2:  # an undone restart plays the whole line again
         return f"{len(played)} moves played again."
     said = [f"{c.name} to {where(rules, m.target)}" for c, m in zip(cards, moves, strict=True)]
     sentence = "".join(f"{each}. " for each in said[:own])
     if automatic:
-        sentence += f"Auto-play: {cards_in_words(cards[own:])}."
+        sentence += f"Auto-play: {auto_words(cards[own:])}."
     return sentence.strip()
+
+
+AUTO_NAMED = 8
+"""Auto-played cards the live region names one by one; a longer run (an auto-finish, a
+cascade of reserves) is said as a count, which a listener can take in."""
+
+
+def auto_words(cards: list[Card]) -> str:
+    """``eight and nine of spades``; ``12 cards to the foundations`` for a long run."""
+    if len(cards) > AUTO_NAMED:
+        return f"{len(cards)} cards to the foundations"
+    return cards_in_words(cards)
 
 
 def cards_in_words(cards: list[Card]) -> str:

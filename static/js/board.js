@@ -35,6 +35,7 @@
 
   var DIRECTIONS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
   var busy = false;
+  var BUSY_AFTER = 150; /* ms */
   var selection = null; /* {source, card, pile, targets, enabled} */
   var swallow = null; /* the card a drag ended on: its click is not a click */
   var drag = null;
@@ -143,8 +144,10 @@
 
   function send(url, fields, lift) {
     busy = true;
-    board.classList.add("busy");
-    var controls = document.getElementById("controls");
+    /* The busy look only once a request takes a moment: a class on the board restyles all
+       its cards (the cursor is inherited), which would delay the answer's first frame. */
+    var slow = setTimeout(function () { board.classList.add("busy"); }, BUSY_AFTER);
+    var actions = document.getElementById("actions");
     var body = null;
     if (fields) {
       body = new URLSearchParams(fields);
@@ -157,7 +160,7 @@
       headers: {
         "HX-Request": "true",
         "X-CSRFToken": token(),
-        "Castle-Controls": controls ? controls.dataset.key || "" : "",
+        "Castle-Controls": actions ? actions.dataset.key || "" : "",
       },
     }).then(function (response) {
       return response.text().then(function (html) {
@@ -171,12 +174,17 @@
       say("The server did not answer: nothing was changed. Try again.");
     }).then(function () {
       busy = false;
-      board.classList.remove("busy");
+      clearTimeout(slow);
+      if (board.classList.contains("busy")) board.classList.remove("busy");
     });
   }
 
-  /* Each element of the answer replaces the one with its id; a pile with data-from keeps
-     its cards below that index (they did not change). */
+  /* Each element of the answer replaces the one with its id, except a pile
+     (games/piles.html#change): the pile keeps its cards below data-from, less those at the
+     indexes in data-gone, and gains the answer's cards. The page's layout is read before the
+     first change (focus, where flights start) and once after the last (where they land),
+     never in between: the new board is painted in the first frame after the answer, with
+     the glide layered over it. */
   function apply(html, status, lift) {
     var template = document.createElement("template");
     template.innerHTML = html;
@@ -185,32 +193,55 @@
     });
     if (!parts.length) throw new Error("no partials");
     var focus = rememberFocus();
-    var moved = parts.some(function (el) { return el.classList.contains("pile"); });
+    var moved = parts.some(function (el) { return el.hasAttribute("data-from"); });
     var before = window.CastleMotion ? window.CastleMotion.before(template.content, lift) : null;
+    /* Removing the focused element makes the browser lay the page out there and then. */
+    if (focus && replaced(focus.element, parts)) focus.element.blur();
     if (moved || status !== 422) deselect();
     if (moved) {
       board.querySelectorAll(".hint-from, .hint-to").forEach(function (el) {
         el.classList.remove("hint-from", "hint-to");
+        if (el.dataset.label) el.setAttribute("aria-label", el.dataset.label);
       });
     }
     parts.forEach(function (el) {
       var old = document.getElementById(el.id);
       if (el.dataset.from) {
         var from = Number(el.dataset.from);
+        gone(el).reverse().forEach(function (index) { old.children[index].remove(); });
         while (old.children.length > from) old.lastElementChild.remove();
         while (el.firstChild) old.appendChild(el.firstChild);
-        old.className = el.className;
-        old.setAttribute("aria-label", el.getAttribute("aria-label"));
+        if (el.hasAttribute("class")) old.className = el.className;
+        if (el.hasAttribute("aria-label")) old.setAttribute("aria-label", el.getAttribute("aria-label"));
+        if (el.dataset.label) old.dataset.label = el.dataset.label;
       } else {
         old.replaceWith(el);
       }
     });
     var form = document.querySelector("#controls form");
     if (form && form.elements.ply) form.elements.ply.value = play().dataset.ply;
+    restoreFocus(focus);
     if (lift && !moved) lift.back();
     if (before) window.CastleMotion.after(before);
     else if (lift && moved) lift.drop();
-    restoreFocus(focus);
+  }
+
+  function gone(pile) {
+    return (pile.dataset.gone || "").split(" ").filter(Boolean).map(Number);
+  }
+
+  /* Whether applying `parts` removes `el` (a pile keeps some of its cards). */
+  function replaced(el, parts) {
+    return parts.some(function (part) {
+      var old = document.getElementById(part.id);
+      if (!old.contains(el)) return false;
+      if (!part.dataset.from) return true;
+      var child = el;
+      while (child.parentElement !== old) child = child.parentElement;
+      var index = Array.prototype.indexOf.call(old.children, child);
+      var left = gone(part).filter(function (i) { return i < index; }).length;
+      return gone(part).indexOf(index) >= 0 || index - left >= Number(part.dataset.from);
+    });
   }
 
   /* -- clicks: all of them, on the board and its controls ---------------------------------- */
@@ -491,10 +522,12 @@
     return null;
   }
 
+  /* Focus back where it was, or on what took its place: the top of the same pile (found
+     without reading the layout), else the nearest card. */
   function restoreFocus(saved) {
     if (!saved) return;
     if (saved.element.isConnected && !saved.element.disabled) {
-      if (document.activeElement !== saved.element) saved.element.focus();
+      if (document.activeElement !== saved.element) saved.element.focus({ preventScroll: true });
       return;
     }
     var target = null;
@@ -503,9 +536,13 @@
       target = controls && (controls.querySelector('button[formaction="' + saved.action + '"]:not(:disabled)') ||
         controls.querySelector("button:not(:disabled)"));
     } else {
-      var items = usable();
-      var here = items.filter(function (el) { return pileOf(el).dataset.pile === saved.pile; });
-      target = here.length ? here[here.length - 1] : nearest(items, saved.point);
+      var pile = saved.pile && pileEl(saved.pile);
+      var here = pile ? pile.querySelectorAll("button:not(:disabled)") : [];
+      if (here.length) {
+        here[here.length - 1].focus({ preventScroll: true });
+        return;
+      }
+      target = nearest(usable(), saved.point);
     }
     if (target) target.focus();
   }

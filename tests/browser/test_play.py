@@ -60,7 +60,7 @@ def test_clicking_the_selected_card_again_sends_it_to_its_foundation(
     click_move(page, "t7-f")
 
     expect(moves_counter(page)).to_have_text("1")
-    expect(top_card(page, "f3")).to_have_accessible_name("Two of hearts, top of hearts foundation")
+    expect(top_card(page, "f3")).to_have_accessible_name("Two of hearts")
 
 
 def test_undo_and_redo(page: Page, live_server: LiveServer) -> None:

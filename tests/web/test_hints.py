@@ -31,7 +31,7 @@ def test_hint_highlights_the_next_move_of_a_winning_line_and_counts(
     assert 'class="card h hint-from" aria-label="Ten of hearts, top of right pile 3, hinted' in (
         response.text
     )
-    assert 'class="pile right t hint-to n6" data-pile="t8"' in response.text
+    assert 'id="pile-t8" class="pile right t hint-to n6"' in response.text
     assert (
         "selecting" not in response.text
         and "Ten of hearts from right pile 3 to right pile 4" in (response.text)
