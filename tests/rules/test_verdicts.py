@@ -78,8 +78,8 @@ def endgame(game: str, seed: int, left: int, piles: int) -> Board:
     tableau: list[list[Card]] = [[] for _ in range(piles)]
     for i, card in enumerate(rest):
         tableau[i % piles].append(card)
-    cells = tuple(() for _ in range(rules.cells))
-    layout = Layout(tuple(map(tuple, tableau)), foundations, (), cells)
+    empty_cells = tuple(() for _ in range(rules.cells))
+    layout = Layout(tuple(map(tuple, tableau)), foundations, (), empty_cells)
     return Board(rules, 1, layout=layout)
 
 
