@@ -403,10 +403,8 @@ class Board:
         limit = self._pos.run_limit(target)
         if count > limit:
             cards = "1 card" if limit == 1 else f"{limit} cards"
-            return (
-                f"{cards} can move together now (free cells and empty piles set the "
-                f"limit), not {count}"
-            )
+            setters = "free cells set" if book.kings_only else "free cells and empty piles set"
+            return f"{cards} can move together now ({setters} the limit), not {count}"
         return ""
 
     def _foundation_refusal(self, target: int, card: Card) -> str:

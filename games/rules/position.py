@@ -39,6 +39,8 @@ RawMove = tuple[int, int, int]
 """A move: source pile index, target pile index, card code."""
 
 _BYTE = tuple(bytes((i,)) for i in range(256))
+_ANY = 1 << 16
+"""A run limit no pile reaches: runs of any length move."""
 
 
 class Position:
@@ -274,7 +276,15 @@ class Position:
         empties = [i for i in range(t) if not piles[i]]
         cells = [i for i in range(c0, size) if not piles[i]]
         runs = book.runs
-        spare = (len(cells) + 1) << len(empties)  # the most cards a run may have
+        spare = spare_empty = 0  # the most cards a run may have: onto a card, to a space
+        if runs:
+            if book.any_run:
+                spare = spare_empty = _ANY
+            elif book.kings_only:  # no card but a king passes through an empty pile
+                spare = spare_empty = len(cells) + 1
+            else:
+                spare = (len(cells) + 1) << len(empties)
+                spare_empty = spare >> 1
         if one_empty:
             empties = empties[:1]
             cells = cells[:1]
@@ -323,7 +333,7 @@ class Position:
                 for j in cells:
                     spaces.append((i, j, c))
             if runs and i < t:
-                self._runs(i, p, spare, tops, empties, build, spaces, skip_lone)
+                self._runs(i, p, spare, spare_empty, tops, empties, build, spaces, skip_lone)
         for r in range(book.r0, c0):
             for c in dict.fromkeys(piles[r]):
                 fs = wants.get(c)
@@ -354,6 +364,7 @@ class Position:
         i: int,
         p: bytes,
         spare: int,
+        spare_empty: int,
         tops: dict[int, list[int]],
         empties: list[int],
         build: list[RawMove],
@@ -362,7 +373,8 @@ class Position:
     ) -> None:
         """The run moves from tableau pile ``i`` (holding ``p``): each run of two cards or
         more on its top that follows the building rule, named by its lowest card, onto a
-        card that takes that card or into an empty pile, within the limit."""
+        card that takes that card or into an empty pile, within the limits (``spare``
+        cards onto a card, ``spare_empty`` into an empty pile)."""
         book = self.book
         under = book.under
         slot_wants = book.slot_wants
@@ -378,7 +390,7 @@ class Position:
                         build.append((i, j, base))
             if (
                 empties
-                and k <= spare >> 1
+                and k <= spare_empty
                 and (not kings_only or base >> 2 == 13)
                 and not (skip_lone and k == height)
             ):
@@ -396,10 +408,14 @@ class Position:
 
     def run_limit(self, target: int) -> int:
         """How many cards may move together onto ``target`` (an empty target pile does
-        not count among the empty piles that help)."""
+        not count among the empty piles that help; with kings only, none does)."""
         book = self.book
+        if book.any_run:
+            return _ANY
         piles = self.piles
         cells = sum(1 for i in range(book.c0, book.size) if not piles[i])
+        if book.kings_only:
+            return cells + 1
         empty = sum(1 for i in range(book.t) if not piles[i] and i != target)
         return (cells + 1) << empty
 

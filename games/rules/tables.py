@@ -82,6 +82,8 @@ class RuleBook:
     """Only a king may go to an empty tableau pile."""
     runs: bool
     """Runs that follow the building rule may move together (see ``GameRules.runs``)."""
+    any_run: bool
+    """Runs of any length may move (``GameRules.run_limit == "any"``)."""
     decks: int
     total: int
     _sequences: dict[int, Sequences | None] = field(default_factory=dict, repr=False)
@@ -159,6 +161,7 @@ def rule_book(rules: GameRules) -> RuleBook:
         chosen_base=rules.base_is_chosen,
         kings_only=rules.kings_only,
         runs=rules.runs,
+        any_run=rules.runs and rules.run_limit == "any",
         decks=rules.decks,
         total=rules.cards,
     )

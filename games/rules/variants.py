@@ -7,6 +7,7 @@ Castle-family game is one more :class:`GameRules` here.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal
 
 from .building import (
     AlternateColourDown,
@@ -78,6 +79,10 @@ class Deal:
         starts = self.round_starts or (0,) * self.rounds
         order = [pile for start in starts for pile in range(start, piles)]
         return order + list(self.extra_to)
+
+
+RunLimit = Literal["supermove", "any"]
+"""How many cards a run move may carry (see ``GameRules.run_limit``)."""
 
 
 GROUPS: dict[str, tuple[str, str]] = {
@@ -158,6 +163,11 @@ class GameRules:
     replay step, one move of the solver's line (whose length sets a daily's par), as
     PySolFC and fc-solve count it. Counting cards would add a second measure beside the ply
     for the leaderboards to keep in step."""
+    run_limit: RunLimit = "supermove"
+    """With ``runs``, how long a run may be: ``"supermove"`` the limit above (as many cards
+    as could move one by one; with ``kings_only`` empty piles do not count, as no card but
+    a king may pass through one), ``"any"`` any length (PySolFC's ``RK_RowStack``: Penelope's
+    Web, Exiled Kings)."""
     options: tuple[str, ...] = ()
     aliases: tuple[str, ...] = field(default=())
     group: str = "classic"
@@ -168,6 +178,10 @@ class GameRules:
     def __post_init__(self) -> None:
         if self.group not in GROUPS:
             raise ValueError(f"{self.name}: unknown group {self.group!r}")
+        if self.run_limit not in ("supermove", "any"):
+            raise ValueError(f"{self.name}: unknown run limit {self.run_limit!r}")
+        if self.run_limit != "supermove" and not self.runs:
+            raise ValueError(f"{self.name}: a run limit needs runs=True")
 
     @property
     def is_classic(self) -> bool:

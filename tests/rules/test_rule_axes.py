@@ -20,6 +20,9 @@ from .test_verdicts import endgame, exhaustive
 CELLS = replace(BELEAGUERED_CASTLE, slug="castle-with-cells", options=(), cells=2)
 KINGS = replace(STREETS_AND_ALLEYS, slug="kings-only-alleys", kings_only=True)
 RUNS = replace(BELEAGUERED_CASTLE, slug="castle-with-runs", options=(), runs=True, cells=1)
+ANY_RUNS = replace(STREETS_AND_ALLEYS, slug="alleys-with-any-runs", runs=True, run_limit="any")
+KINGS_RUNS = replace(KINGS, slug="kings-only-with-runs", runs=True, cells=1)
+KINGS_ANY_RUNS = replace(KINGS, slug="kings-only-with-any-runs", runs=True, run_limit="any")
 
 
 def notations(moves: list[Move]) -> list[str]:
@@ -153,6 +156,52 @@ def test_cards_that_are_not_a_run_do_not_move_together() -> None:
         position(CELLS, ["KC JS QD", "KD", "KH", "KS", "QC", "QH", "QS", "JD"]).play("t1-t6x2")
 
 
+def test_runs_of_any_length_move_with_no_free_cell_or_space() -> None:
+    layout = ["KC QD JS TH", "KD", "KH JH", "KS", "QC", "QH", "QS", "JD JC"]
+
+    moves = notations(position(ANY_RUNS, layout).legal_moves())
+    assert {"t1-t4x3", "t1-t5x2", "t1-t8"} <= set(moves)  # QD JS TH onto KS, JS TH onto QC
+    assert "t1-t4x4" not in moves  # KC does not go on KS
+    board = position(ANY_RUNS, layout)
+    board.play("t1-t4x3")
+    assert board.pile("t4") == tuple(parse_cards("KS QD JS TH"))
+    with pytest.raises(IllegalMove, match=r"1 card can move together now .*not 3"):
+        position(replace(ANY_RUNS, run_limit="supermove"), layout).play("t1-t4x3")
+    not_a_run = ["KC QD JS", "KD", "KH TS JH", "KS", "QC", "QH", "QS", "JD TH"]
+    with pytest.raises(IllegalMove, match="The top 2 cards of t3 are not a run"):
+        position(ANY_RUNS, not_a_run).play("t3-t5x2")
+
+
+def test_with_kings_only_a_whole_kings_run_fills_a_space_and_nothing_else_does() -> None:
+    layout = ["KC QD JS TH", "KD QC JD", "KH QH JH", "KS QS JC"]
+
+    moves = notations(position(KINGS_ANY_RUNS, layout).legal_moves())
+    assert {"t1-t5x4", "t2-t8x3"} <= set(moves)
+    assert not [m for m in moves if m.startswith("t1-t") and m.endswith(("x2", "x3"))]
+    with pytest.raises(IllegalMove, match="Only a king can go to an empty pile"):
+        position(KINGS_ANY_RUNS, layout).play("t1-t5x3")
+
+
+def test_with_kings_only_empty_piles_do_not_raise_the_run_limit() -> None:
+    """Four empty piles and one free cell: two cards, not 2 << 4 (no card but a king may
+    pass through an empty pile)."""
+    board = position(KINGS_RUNS, ["KC QD JS TH", "KD QC JD", "KH QH JH", "KS QS JC"])
+
+    assert "t1-t5x4" not in notations(board.legal_moves())
+    with pytest.raises(
+        IllegalMove, match=r"2 cards can move together now \(free cells set the limit\), not 4"
+    ):
+        board.play("t1-t5x4")
+    assert board.position().run_limit(4) == 2
+
+
+def test_a_run_limit_needs_runs() -> None:
+    with pytest.raises(ValueError, match="a run limit needs runs=True"):
+        replace(STREETS_AND_ALLEYS, run_limit="any")
+    with pytest.raises(ValueError, match="unknown run limit"):
+        replace(STREETS_AND_ALLEYS, runs=True, run_limit="some")  # type: ignore[arg-type]
+
+
 def test_run_notation_round_trips() -> None:
     assert Move.from_notation("T3-T5X3").notation() == "t3-t5x3"
     assert Move.from_notation("t3-t5x1").notation() == "t3-t5"
@@ -163,7 +212,12 @@ def test_run_notation_round_trips() -> None:
 
 @pytest.mark.parametrize(
     ("axis", "left"),
-    [({"cells": 1}, 16), ({"kings_only": True}, 13), ({"runs": True, "cells": 1}, 16)],
+    [
+        ({"cells": 1}, 16),
+        ({"kings_only": True}, 13),
+        ({"runs": True, "cells": 1}, 16),
+        ({"runs": True, "run_limit": "any", "kings_only": True}, 13),
+    ],
     ids=str,
 )
 def test_the_solver_agrees_with_an_exhaustive_search_on_every_axis(
