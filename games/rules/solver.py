@@ -28,11 +28,16 @@ what each buys):
   win and never fix Chessboard's base) are played at once, as part of that move's step.
   They are moves: they are in the returned line and count in its length.
 - Among several empty piles only one is tried (the others give the same canonical position),
-  and a lone card never moves to an empty pile (that changes nothing).
+  and a lone card never moves to an empty pile (that changes nothing). A card that a step
+  of one move just moved between piles does not move again at once: moving it on or back
+  gives a position the step's parent reaches in one move (``_just_moved``).
 - A best-first scan: its heuristic counts cards still to go up, cards lying above a card
   their foundation needs sooner, cards above each foundation's next card, empty piles (a
   bonus) and the moves played so far (for short lines). It is exhaustive too: when its queue
-  runs dry, every position has been visited, a proof.
+  runs dry, every position has been visited, a proof. After ``Techniques.depth_first_after``
+  positions it drains its open positions depth first instead, sharing its table: the same
+  positions in the end, each at less than half the cost (no rating, queue or snapshot), so
+  a proof that the deal is lost comes about twice as soon.
 - Several scans can share one budget, taking turns (``Techniques.scans``): depth-first scans
   in a fixed or shuffled move order (fc-solve's soft-DFS and random-DFS threads) beside the
   best-first one, each with its own table and exhaustive alone. Measured on deals 1-200 of
@@ -114,6 +119,13 @@ class Techniques:
     second_look: bool = True
     """Once a line is found, search again favouring short lines (within the budget) and
     keep the shorter line."""
+    depth_first_after: int | None = 30_000
+    """After this many positions, the best-first scan drains its open positions depth
+    first (cheaper per position, the same positions in the end); ``None``: never.
+    Measured on the 22 deals of 1-200 that Streets and Alleys and Beleaguered Castle left
+    undecided at 150,000 positions: in 10 s each (2 processes, machine under load) draining
+    after 30,000 positions visits about twice the positions and decides 2 of them (S&A 40,
+    BC 160, both won), never draining none."""
     archway: bool = True
     """Decide Archway with its own exact decider (:mod:`games.rules.archway_decider`)
     instead of the general scans."""
@@ -404,12 +416,19 @@ def _best_first(search: _Search, counter: _Counter) -> ScanGenerator:
     Each heuristic of ``techniques.queues`` orders its own queue of the same open positions;
     the queues take turns. One table, so no position is expanded twice, and the search is
     exhaustive once every queue is empty.
+
+    After ``techniques.depth_first_after`` positions it drains the open positions instead,
+    best first, each by a depth-first scan sharing the table (:func:`_drain`): the same
+    positions in the end, at less than half the cost each (no rating, no queue, no
+    snapshot), which is what an exhaustive proof needs.
     """
     root_line: list[_Raw] = []
     search.autoplay(root_line)
     if search.won():
         return root_line
-    queues = search.techniques.queues
+    techniques = search.techniques
+    queues = techniques.queues
+    switch = techniques.depth_first_after
     parents = [-1]
     lines: list[tuple[_Raw, ...]] = [tuple(root_line)]
     depths = [0]
@@ -418,7 +437,8 @@ def _best_first(search: _Search, counter: _Counter) -> ScanGenerator:
     features = search.features()
     heaps = [[(_rate(w, features, 0), 0)] for w in queues]
     turn = 0
-    sign = -1 if search.techniques.lifo else 1
+    sign = -1 if techniques.lifo else 1
+    t = _settling(search)
     while True:
         for _ in queues:
             heap = heaps[turn]
@@ -435,8 +455,18 @@ def _best_first(search: _Search, counter: _Counter) -> ScanGenerator:
             return None
         snaps[index] = None
         search.restore(snap)
+        moved = _just_moved(lines[index], t)
+        if switch is not None and counter.nodes >= switch:
+            found = yield from _drain(search, counter, seen, moved)
+            if found == _GAVE_UP:
+                return _GAVE_UP
+            if found is not None:
+                return _path(parents, lines, index) + found  # type: ignore[operator]
+            continue
         depth = depths[index] + 1
         for move in search.moves():
+            if move[2] == moved:
+                continue
             line: list[_Raw] = []
             key = search.step(move, line)
             if key not in seen:
@@ -458,6 +488,27 @@ def _best_first(search: _Search, counter: _Counter) -> ScanGenerator:
         counter.nodes += 1
         if counter.nodes >= counter.stop:
             yield
+
+
+def _settling(search: _Search) -> int:
+    """The piles :func:`_just_moved` reasons about: the tableau, or none when runs move
+    together (whether a run may move depends on the free space, which its own move
+    changes)."""
+    return 0 if search.book.runs else search.t
+
+
+def _just_moved(step: Sequence[_Raw], t: int) -> int:
+    """The card a step of one move between tableau piles moved, else -1.
+
+    That card need not move again straight away: moving it on from where it went gives a
+    position the step's own parent reaches in one move (the same card from where it was;
+    the parent allowed that card to move, or this step would not exist), and moving it back
+    gives the parent itself. Both are generated from the parent, so skipping them loses
+    nothing, and the table keeps them anyway."""
+    if len(step) != 1:
+        return -1
+    s, d, c = step[0]
+    return c if s < t and d < t else -1
 
 
 def _rate(weights: tuple[int, ...], features: tuple[int, int, int, int, int], depth: int) -> int:
@@ -489,11 +540,31 @@ def _depth_first(search: _Search, counter: _Counter, seed: int | None = None) ->
     search.autoplay(line)
     if search.won():
         return line
-    seen = {search.key()}
-    shuffle = random.Random(seed).shuffle if seed is not None else None
+    found = yield from _drain(search, counter, {search.key()}, -1, seed)
+    if isinstance(found, list):
+        return line + found
+    return found
 
-    def order() -> list[_Raw]:
+
+def _drain(
+    search: _Search,
+    counter: _Counter,
+    seen: set[bytes],
+    moved: int,
+    seed: int | None = None,
+) -> ScanGenerator:
+    """Depth-first scan from the search's position (already in ``seen``), adding what it
+    visits to ``seen``: a winning line from here, ``None`` once every position reachable
+    from here that was not in ``seen`` is visited, or ``_GAVE_UP``. The card ``moved``
+    (the one the step into this position moved, or -1) does not move (:func:`_just_moved`)."""
+    shuffle = random.Random(seed).shuffle if seed is not None else None
+    t = _settling(search)
+    line: list[_Raw] = []
+
+    def order(skip: int) -> list[_Raw]:
         moves = search.moves()
+        if skip >= 0:
+            moves = [move for move in moves if move[2] != skip]
         if shuffle is not None:
             up = sum(1 for move in moves if search.f0 <= move[1] < search.r0)
             rest = moves[up:]
@@ -503,13 +574,14 @@ def _depth_first(search: _Search, counter: _Counter, seed: int | None = None) ->
         return moves
 
     # Each frame: the moves still to try here, and how many moves led into the frame.
-    frames: list[tuple[list[_Raw], int]] = [(order(), len(line))]
+    frames: list[tuple[list[_Raw], int]] = [(order(moved), 0)]
     while frames:
         todo, entered = frames[-1]
         if not todo:
             frames.pop()
-            search.undo(entered)
-            del line[len(line) - entered :]
+            if frames:
+                search.undo(entered)
+                del line[len(line) - entered :]
             continue
         before = len(line)
         key = search.step(todo.pop(), line)
@@ -522,7 +594,7 @@ def _depth_first(search: _Search, counter: _Counter, seed: int | None = None) ->
             return line
         if len(seen) > _MAX_STORED:
             return _GAVE_UP
-        frames.append((order(), len(line) - before))
+        frames.append((order(_just_moved(line[before:], t)), len(line) - before))
         counter.nodes += 1
         if counter.nodes >= counter.stop:
             yield
@@ -663,6 +735,7 @@ def _second_look(
         one_empty=techniques.one_empty,
         skip_lone=techniques.skip_lone,
         queues=(_SHORT_LINES,),
+        depth_first_after=None,
     )
     counter = _Counter()
     scan = _best_first(_Search(board, looking), counter)
@@ -839,6 +912,8 @@ DIFFICULTY_NODES: Final[dict[str, tuple[int, int]]] = {
     "private-lane": (188, 719),
     "ten-by-one": (111, 472),
     "bastion": (75, 229),
+    # Provisional: only 3 of deals 1-9 were won at 60,000 positions (1,182, 1,817, 8,006).
+    "selective-castle": (1_200, 2_000),
 }
 """Per game: the most positions an *easy* deal, then a *medium* one, takes the solver to
 win. Measured (November 2026) as the tertiles of ``SolveResult.nodes`` over the deals the

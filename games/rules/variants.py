@@ -378,6 +378,19 @@ BASTION = GameRules(
     pysolfc_id=324,
 )
 
+SELECTIVE_CASTLE = GameRules(
+    slug="selective-castle",
+    name="Selective Castle",
+    summary="Streets and Alleys with a base rank you choose, as in Chessboard; ranks wrap.",
+    tableau=8,
+    screen=Wings(left=4),
+    foundations=_suited(first_rank=None, wrap=True),
+    build=DownAnySuit(wrap=True),
+    deal=Deal(rounds=6, extra_to=(0, 1, 2, 3)),
+    group="other",
+    pysolfc_id=524,
+)
+
 GAMES: dict[str, GameRules] = {
     rules.slug: rules
     for rules in (
@@ -395,6 +408,7 @@ GAMES: dict[str, GameRules] = {
         PRIVATE_LANE,
         TEN_BY_ONE,
         BASTION,
+        SELECTIVE_CASTLE,
     )
 }
 """The games by slug, in the order the site lists them."""

@@ -141,7 +141,15 @@ def test_a_whole_game_is_won_by_clicking(page: Page, live_server: LiveServer, li
 
 @pytest.mark.parametrize("width", [1280, 375])
 @pytest.mark.parametrize(
-    "path", ["/play/beleaguered-castle/1/", "/play/fortress/3/", "/play/archway/5/"]
+    "path",
+    [
+        "/play/beleaguered-castle/1/",
+        "/play/fortress/3/",
+        "/play/archway/5/",
+        "/play/castles-in-spain/1/",
+        "/play/siegecraft/1/",
+        "/play/bastion/1/",
+    ],
 )
 def test_boards_fit_the_screen_without_overlapping_piles(
     page: Page, live_server: LiveServer, width: int, path: str

@@ -26,6 +26,7 @@ WINNABLE = {
     "private-lane": 2,
     "ten-by-one": 2,
     "bastion": 2,
+    "selective-castle": 3,
 }
 """A deal of each family game the solver wins in well under a second."""
 
@@ -158,6 +159,30 @@ def test_morehead_builds_on_any_suit_but_the_cards_own() -> None:
     assert refusal(board, "t2-t1") == "Not on its own suit: 9H can only go on a 10 of another suit"
     board.play("t2-t3")  # 9H on TD: same colour, other suit
     assert [str(c) for c in board.pile("t3")[-2:]] == ["TD", "9H"]
+
+
+def test_selective_castle_is_dealt_as_streets_and_alleys() -> None:
+    for number in (1, 2, 31999, 32000, 123456789):
+        assert Board("selective-castle", number).tableau == (
+            Board("streets-and-alleys", number).tableau
+        )
+
+
+def test_selective_castle_lays_a_king_on_an_ace_and_chooses_its_base() -> None:
+    board = board_from(
+        "selective-castle",
+        {"t1": "AC", "t2": "KH", "t3": "7D", "t4": "7S", "t5": "QS"},
+        fill=("t6", "t7", "t8"),
+    )
+    assert refusal(board, "t5-t1") == "A queen can only go on a king, not on AC"
+    board.play("t2-t1")  # KH on AC
+    board.play("t5-t1")  # QS on KH
+    assert [str(c) for c in board.pile("t1")[-3:]] == ["AC", "KH", "QS"]
+    assert board.base_rank is None
+    board.play("t3-f2")  # 7D starts the diamonds: the base is 7
+    assert board.base_rank == 7
+    board.play("t4-f4")
+    assert [str(c) for c in board.pile("f4")] == ["7S"]
 
 
 # -- fc-solve ---------------------------------------------------------------------------------

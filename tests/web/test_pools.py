@@ -36,6 +36,7 @@ WINNABLE = {
     "private-lane": 2,
     "ten-by-one": 2,
     "bastion": 2,
+    "selective-castle": 3,
 }
 """A deal of each game the solver wins within the pool's budget."""
 DEAD_FORTRESS = [26, 34, 46, 60]
