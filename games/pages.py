@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import uuid
+from collections.abc import Collection
 from datetime import datetime
 from typing import Any
 
@@ -20,6 +21,7 @@ from games.presentation import (
     daily_ending,
     describe_outcome,
     hint_message,
+    touched_names,
     touched_piles,
 )
 from games.rules import Board, Move
@@ -40,9 +42,11 @@ def game_page(
     message: str = "",
     hint: Move | None = None,
     error: bool | None = None,
+    only: Collection[str] | None = None,
 ) -> Page:
     """The game page as ``viewer`` (a player id, or nobody) sees it: the board (with the
     owner's ``selected`` card and the ``hint``), the controls it may use and the status line.
+    With ``only``, a partial response's page: only those piles are drawn (``board_view``).
     """
     owner = viewer is not None and viewer == game.owner_id
     won = board.is_won()
@@ -50,7 +54,7 @@ def game_page(
         "game": game,
         "rules": game.rules,
         "board": board,
-        "view": board_view(board, selected if owner else None, hint=hint),
+        "view": board_view(board, selected if owner else None, hint=hint, only=only),
         "owner": owner,
         # Read from the viewer's player only when a template draws the board.
         "four_colour": functools.partial(prefers_four_colour, viewer),
@@ -86,7 +90,14 @@ def after_action(outcome: Outcome, *, kind: str, viewer: uuid.UUID | None, now: 
     )
     if kind == "autoplay":
         message = f"Auto-play is {'on' if outcome.game.autoplay else 'off'}. {message}".strip()
-    page = game_page(outcome.game, outcome.board, viewer=viewer, now=now, message=message)
+    only = (
+        None
+        if kind == "restart"
+        else touched_names(outcome.board, outcome.played, back=outcome.back)
+    )
+    page = game_page(
+        outcome.game, outcome.board, viewer=viewer, now=now, message=message, only=only
+    )
     page["error"] = False
     view = page["view"]
     if kind == "restart":
@@ -119,6 +130,7 @@ def after_hint(
     message, bad_news = hint_message(board, answer)
     move = answer.move
     selected = None if partial or move is None else move.selection
+    played = [move.notation()] if move else []
     page = game_page(
         game,
         board,
@@ -128,10 +140,11 @@ def after_hint(
         message=message,
         hint=move,
         error=bad_news,
+        only=touched_names(board, played, back=True) if partial else None,
     )
     if not partial:
         return page
-    return with_changes(page, board, [move.notation()] if move else [], back=True)
+    return with_changes(page, board, played, back=True)
 
 
 def after_conflict(

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 
@@ -137,17 +137,24 @@ def board_view(
     *,
     interactive: bool = True,
     hint: Move | None = None,
+    only: Collection[str] | None = None,
 ) -> BoardView:
     """What the templates draw; ``interactive=False`` (replays) makes every card inert.
     ``hint`` marks its card and its destination. The piles are placed as the game's
-    declaration says (``rules.screen``)."""
+    declaration says (``rules.screen``). With ``only`` (a move response's piles), only
+    those piles' views are built, in :attr:`BoardView.piles`, and the layout is empty."""
     rules = board.rules
     legal = board.legal_moves()
     targets = {m.target for m in legal if m.selection == selected} if selected else set()
     sources = {m.source for m in legal if m.source_pile.kind is PileKind.FOUNDATION}
-    piles = {pile.name: _pile(board, pile, targets, selected, sources) for pile in board.book.piles}
+    piles = {
+        pile.name: _pile(board, pile, targets, selected, sources)
+        for pile in board.book.piles
+        if only is None or pile.name in only
+    }
     if hint is not None and hint.target in piles:
         piles[hint.target].hinted = True
+    if hint is not None and hint.source in piles:
         for card in piles[hint.source].cards:
             card.hint = card.source == hint.selection
     if not interactive:
@@ -155,13 +162,12 @@ def board_view(
             pile.slot = ""
             for card in pile.cards:
                 card.action = ""
-    kinds: dict[PileKind, list[PileView]] = {kind: [] for kind in PileKind}
+    # Every pile in its place; None for one not built (``only``).
+    kinds: dict[PileKind, list[PileView | None]] = {kind: [] for kind in PileKind}
     for engine_pile in board.book.piles:
-        kinds[engine_pile.kind].append(piles[engine_pile.name])
+        kinds[engine_pile.kind].append(piles.get(engine_pile.name))
     tableau = kinds[PileKind.TABLEAU]
     foundations = kinds[PileKind.FOUNDATION]
-    reserves = kinds[PileKind.RESERVE]
-    cells = kinds[PileKind.CELL]
     rows: list[RowView] = []
     screen = rules.screen
     if isinstance(screen, Wings):
@@ -175,17 +181,26 @@ def board_view(
                     tableau[left + i] if i < right_wing else None,
                 )
             )
-        for i, pile in enumerate(tableau):
-            pile.side = "left" if i < left else "right"
+        for i, tableau_pile in enumerate(tableau):
+            if tableau_pile is not None:
+                tableau_pile.side = "left" if i < left else "right"
     else:
-        for pile in tableau:
-            pile.side = "down"
-    for pile in reserves:
-        pile.side = "reserve"
-    for pile in cells:
-        pile.side = "cell"
-    for pile in foundations:
-        pile.side = "found"
+        for tableau_pile in tableau:
+            if tableau_pile is not None:
+                tableau_pile.side = "down"
+    for kind, side in (
+        (PileKind.RESERVE, "reserve"),
+        (PileKind.CELL, "cell"),
+        (PileKind.FOUNDATION, "found"),
+    ):
+        for pile_view in kinds[kind]:
+            if pile_view is not None:
+                pile_view.side = side
+    # The layout, only when every pile is there (a move response draws none).
+    whole = only is None
+    built = {
+        kind: [v for v in views if v is not None] if whole else [] for kind, views in kinds.items()
+    }
     to: dict[str, list[str]] = {}
     for move in legal:
         if move.count == 1:  # the board selects single cards; a run is played by notation
@@ -194,16 +209,16 @@ def board_view(
     return BoardView(
         slug=rules.slug,
         layout=screen.kind,
-        rows=rows,
-        reserves=reserves,
-        central=[] if isinstance(screen, Wings) else tableau,
-        foundations=foundations,
+        rows=rows if whole else [],
+        reserves=built[PileKind.RESERVE],
+        central=[] if isinstance(screen, Wings) else built[PileKind.TABLEAU],
+        foundations=built[PileKind.FOUNDATION],
         selected=selected,
         base_rank=(RANKS[base - 1] if base else "not set") if rules.base_is_chosen else None,
         legal=len(legal),
         to=to if interactive else {},
         piles=piles,
-        cells=cells,
+        cells=built[PileKind.CELL],
     )
 
 
@@ -306,17 +321,17 @@ def _set_actions(pile: PileView, selected: str | None, kind: PileKind) -> None:
         )
 
 
-def touched_piles(
-    view: BoardView, board: Board, played: Iterable[str], *, back: bool
-) -> list[PileView]:
-    """The piles ``played`` took cards from or put them on, for a move response.
+def touched_names(board: Board, played: Iterable[str], *, back: bool) -> set[str]:
+    """The names of the piles :func:`touched_piles` returns: the only pile views a move
+    response needs (``board_view(only=...)``)."""
+    return set(_replayed(board, played, back=back)[2])
 
-    ``board`` is the position after the moves (before them when ``back``: an undo). A
-    pile is drawn from the lowest card the moves uncovered or covered (``start``): the cards
-    under it were covered before and after, so their markup did not change. A reserve that
-    only lost cards (any of its cards may be played) keeps the others: the response names
-    the ones that left (``gone``).
-    """
+
+def _replayed(
+    board: Board, played: Iterable[str], *, back: bool
+) -> tuple[Board, dict[str, list[Card]], dict[str, int]]:
+    """``played`` replayed on ``board`` (see :func:`touched_piles`): the position after
+    them, each touched pile's cards before them, and its lowest height on the way."""
     moves = list(played)
     replay = board.copy()
     if not back:
@@ -332,6 +347,21 @@ def touched_piles(
         replay.push(move)
     for name in lowest:
         lowest[name] = min(lowest[name], len(replay.pile(name)))
+    return replay, before, lowest
+
+
+def touched_piles(
+    view: BoardView, board: Board, played: Iterable[str], *, back: bool
+) -> list[PileView]:
+    """The piles ``played`` took cards from or put them on, for a move response.
+
+    ``board`` is the position after the moves (before them when ``back``: an undo). A
+    pile is drawn from the lowest card the moves uncovered or covered (``start``): the cards
+    under it were covered before and after, so their markup did not change. A reserve that
+    only lost cards (any of its cards may be played) keeps the others: the response names
+    the ones that left (``gone``).
+    """
+    replay, before, lowest = _replayed(board, played, back=back)
     piles = [view.piles[name] for name in sorted(lowest)]
     for pile in piles:
         shown = replay.pile(pile.name) if back else before[pile.name]

@@ -270,12 +270,15 @@ def stop(server: subprocess.Popen[bytes]) -> None:
         server.wait(5)
 
 
-def http_bench(seconds: float, clients: int, *, port: int | None, browser: bool) -> None:
+def http_bench(
+    seconds: float, clients: int, *, port: int | None, http: bool = True, browser: bool = True
+) -> None:
     with tempfile.TemporaryDirectory() as folder:
         port = port or free_port()
         server = serve(f"sqlite:///{folder}/bench.sqlite3", port)
         try:
-            _http_figures(port, seconds, clients)
+            if http:
+                _http_figures(port, seconds, clients)
             if browser:
                 browser_figures(port)
         finally:
@@ -331,24 +334,29 @@ def _http_figures(port: int, seconds: float, clients: int, rounds: int = 3) -> N
 
 ARM = """(kind) => {
     window.benchMs = undefined;
+    const ply = document.getElementById("play").dataset.ply;
+    const changed = kind === "select"
+        ? () => document.getElementById("board").classList.contains("selecting")
+        : () => document.getElementById("play").dataset.ply !== ply;
     let t0 = null;
     addEventListener("click", (e) => { t0 = e.timeStamp; }, {capture: true, once: true});
-    const observer = new MutationObserver((records) => {
-        if (t0 === null) return;
-        const hit = kind === "select"
-            ? records.some((r) => r.type === "attributes" && r.target.id === "board")
-            : records.some((r) => r.type === "childList");
-        if (!hit) return;
+    const observer = new MutationObserver(() => {
+        if (t0 === null || !changed()) return;
         observer.disconnect();
         requestAnimationFrame(() => setTimeout(() => { window.benchMs = performance.now() - t0; }));
     });
-    observer.observe(document.querySelector(".game"),
-        {subtree: true, childList: true, attributes: true, attributeFilter: ["class"]});
+    observer.observe(document.querySelector(".game"), {subtree: true, childList: true,
+        attributes: true, attributeFilter: ["class", "data-ply"]});
 }"""
-"""Times one click to the first frame painted after the page changed (a selection marks
-#board; a move's answer replaces elements), from the click event's own time stamp."""
+"""Times one click to the first frame painted in the new state, from the click event's own
+time stamp: a selection marks #board "selecting" (in the page, no request); a move's answer
+brings a new #play ply (board.js applies all of an answer in one task). The observer sees the
+change after that task; the frame that shows it is painted before the task that
+requestAnimationFrame's callback queues runs. An answer to something else (the verdict's
+poll) does not count."""
 
 VISIBLE_POINT = """(el) => {
+    el.scrollIntoView({block: "nearest", inline: "nearest"});
     const r = el.getBoundingClientRect();
     for (const [fx, fy] of [[.5, .5], [.1, .1], [.9, .1], [.1, .9], [.9, .9], [.5, .1]]) {
         const x = r.left + r.width * fx, y = r.top + r.height * fy;
@@ -356,7 +364,11 @@ VISIBLE_POINT = """(el) => {
     }
     return [r.left + 4, r.top + 4];
 }"""
-"""A point where a click lands on the element (a fanned card shows only part of itself)."""
+"""A point where a click lands on the element (a fanned card shows only part of itself),
+scrolled into view first (the games of 13 piles run below a 900 px window)."""
+
+SETTLED = "!document.querySelector('.arriving, .ghost:not(.falling)')"
+"""No card in flight (static/js/motion.js): every card shows where it lies."""
 
 BROWSER_MOVES = 12
 
@@ -431,6 +443,9 @@ def _browser_game(
             break
         source, target = rng.choice(pairs)
         sent.clear()
+        # The last move's cards have landed (motion.js hides a landing card, class
+        # "arriving", under its flying copy): a player clicks a card that shows.
+        page.wait_for_function(SETTLED)
         for kind, button in (
             ("select", f'#board button[name="select"][value="{source}"]'),
             ("move", f"#pile-{target} > :last-child"),
@@ -463,22 +478,43 @@ def _ms(latencies: list[float]) -> tuple[float, float]:
     return percentile(latencies, 0.5) * 1000, percentile(latencies, 0.99) * 1000
 
 
+PARTS = ("engine", "http", "browser")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tools.bench")
     parser.add_argument("--seconds", type=float, default=3.0, help="per measurement")
     parser.add_argument("--clients", type=int, default=4)
-    parser.add_argument("--engine-only", action="store_true")
+    parser.add_argument(
+        "--only",
+        action="append",
+        choices=PARTS,
+        help="run only this part (repeat for several; default: all of them)",
+    )
+    parser.add_argument("--engine-only", action="store_true", help="same as --only engine")
     parser.add_argument("--no-browser", action="store_true", help="skip the Chromium part")
     parser.add_argument("--port", type=int, help="gunicorn's port (default: a free one)")
     args = parser.parse_args(argv)
+    parts = set(args.only or PARTS)
+    if args.engine_only:
+        parts &= {"engine"}
+    if args.no_browser:
+        parts.discard("browser")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "castle_site.settings")
-    print("Engine: random playouts, legal moves + checked play + undo (one process)")
-    for slug in GAMES:
-        rate = engine_throughput(slug, args.seconds / 2)
-        print(f"  {slug:<20} {rate:>9,.0f} moves/s")
-    print("  target: >= 150,000 moves/s on beleaguered-castle")
-    if not args.engine_only:
-        http_bench(args.seconds, args.clients, port=args.port, browser=not args.no_browser)
+    if "engine" in parts:
+        print("Engine: random playouts, legal moves + checked play + undo (one process)")
+        for slug in GAMES:
+            rate = engine_throughput(slug, args.seconds / 2)
+            print(f"  {slug:<20} {rate:>9,.0f} moves/s")
+        print("  target: >= 150,000 moves/s on beleaguered-castle")
+    if parts & {"http", "browser"}:
+        http_bench(
+            args.seconds,
+            args.clients,
+            port=args.port,
+            http="http" in parts,
+            browser="browser" in parts,
+        )
     return 0
 
 
