@@ -142,11 +142,15 @@ class Position:
 
     def signature(self) -> bytes:
         """What the legal moves (unpruned) depend on: the foundations, the top card of each
-        tableau pile and free cell (0 when empty) and every reserve card. Equal signatures
+        tableau pile (with runs, the run on top) and free cell (0 when empty) and every
+        reserve card. Equal signatures
         have equal legal moves, so the board memoizes them by signature."""
         book = self.book
         piles = self.piles
-        tops = b"".join([p[-1:] or b"\0" for p in piles[: book.t]])
+        if book.runs:  # the run on top of each pile, which may move whole
+            tops = b"\0".join([piles[i][-self.run_length(i) :] for i in range(book.t)])
+        else:
+            tops = b"".join([p[-1:] or b"\0" for p in piles[: book.t]])
         sig = bytes(self.fl) + _BYTE[self.base] + tops
         if book.r0 < book.size:
             sig += b"\1" + b"\1".join(piles[book.r0 :])

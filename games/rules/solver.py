@@ -914,6 +914,10 @@ DIFFICULTY_NODES: Final[dict[str, tuple[int, int]]] = {
     "bastion": (75, 229),
     # Provisional: only 3 of deals 1-9 were won at 60,000 positions (1,182, 1,817, 8,006).
     "selective-castle": (1_200, 2_000),
+    # Quick measures over deals 1-40 only: 19 won (12 unsolvable, 9 unknown) for Penelope's
+    # Web, 36 won (3 unsolvable, 1 unknown) for Exiled Kings.
+    "penelopes-web": (150, 5_732),
+    "exiled-kings": (60, 132),
 }
 """Per game: the most positions an *easy* deal, then a *medium* one, takes the solver to
 win. Measured (November 2026) as the tertiles of ``SolveResult.nodes`` over the deals the

@@ -405,6 +405,40 @@ SELECTIVE_CASTLE = GameRules(
     pysolfc_id=524,
 )
 
+# -- Only kings fill a space ---------------------------------------------------------------
+
+PENELOPES_WEB = GameRules(
+    slug="penelopes-web",
+    name="Penelope's Web",
+    summary="Streets and Alleys where runs move whole and only a king fills a space.",
+    tableau=8,
+    screen=Wings(left=4),
+    foundations=_suited(),
+    build=DownAnySuit(),
+    deal=Deal(rounds=6, extra_to=(0, 1, 2, 3)),
+    kings_only=True,
+    runs=True,
+    run_limit="any",
+    group="kings-only",
+    pysolfc_id=665,
+)
+
+EXILED_KINGS = GameRules(
+    slug="exiled-kings",
+    name="Exiled Kings",
+    summary="Citadel where runs move whole and only a king fills a space.",
+    tableau=8,
+    screen=Wings(left=4),
+    foundations=_suited(dealt=True),
+    build=DownAnySuit(),
+    deal=Deal(rounds=6, to_foundations=True),
+    kings_only=True,
+    runs=True,
+    run_limit="any",
+    group="kings-only",
+    pysolfc_id=535,
+)
+
 GAMES: dict[str, GameRules] = {
     rules.slug: rules
     for rules in (
@@ -423,6 +457,8 @@ GAMES: dict[str, GameRules] = {
         TEN_BY_ONE,
         BASTION,
         SELECTIVE_CASTLE,
+        PENELOPES_WEB,
+        EXILED_KINGS,
     )
 }
 """The games by slug, in the order the site lists them."""

@@ -27,10 +27,18 @@ WINNABLE = {
     "ten-by-one": 2,
     "bastion": 2,
     "selective-castle": 3,
+    "penelopes-web": 8,
+    "exiled-kings": 1,
 }
 """A deal of each family game the solver wins in well under a second."""
 
-UNSOLVABLE = [("somerset", 1), ("somerset", 3), ("morehead", 3)]
+UNSOLVABLE = [
+    ("somerset", 1),
+    ("somerset", 3),
+    ("morehead", 3),
+    ("penelopes-web", 2),
+    ("exiled-kings", 21),
+]
 """Deals whose whole position graph the engine alone can search."""
 
 
@@ -190,12 +198,14 @@ def test_selective_castle_lays_a_king_on_an_ace_and_chooses_its_base() -> None:
 FC_SOLVE = shutil.which("fc-solve")
 
 
-def fc_solve_verdict(board: Board, *args: str) -> str:
+def fc_solve_verdict(board: Board, *args: str, atomic: bool = True) -> str:
+    """fc-solve's verdict on ``board``; ``atomic`` picks its preset of single-card moves
+    (exact and quick), else its default one (needed for sequence moves)."""
     tops = ["0" if not pile else str(pile[-1])[0] for pile in board.foundations]
     lines = ["Foundations: " + " ".join(f"{s}-{top}" for s, top in zip("CDHS", tops, strict=True))]
     lines += [" ".join(str(card) for card in pile) for pile in board.tableau]
     out = subprocess.run(
-        ["fc-solve", *args, "-l", "toons-for-twenty-somethings", "-sel", "-"],
+        ["fc-solve", *args, *(["-l", "toons-for-twenty-somethings"] * atomic), "-sel", "-"],
         input="\n".join(lines) + "\n",
         capture_output=True,
         text=True,
@@ -246,3 +256,24 @@ def test_somerset_verdicts_agree_with_fc_solve() -> None:
             both += 1
             assert ours == theirs, f"deal {number}"
     assert both >= 15
+
+
+@pytest.mark.skipif(FC_SOLVE is None, reason="fc-solve is not installed")
+@pytest.mark.parametrize(
+    ("slug", "deals"),
+    [("penelopes-web", [1, 2, 3, 4]), ("exiled-kings", [*range(1, 16), 21, 23, 25])],
+)
+def test_kings_only_verdicts_agree_with_fc_solve(slug: str, deals: list[int]) -> None:
+    """fc-solve plays Penelope's Web and Exiled Kings as eight stacks built down by rank, no
+    cells, sequences of any length, only kings to empty stacks. Its single-card preset
+    cannot move sequences, so its default one judges (deals it decides quickly)."""
+    args = ["--freecells-num", "0", "--stacks-num", "8", "--sequences-are-built-by", "rank"]
+    args += ["--sequence-move", "unlimited", "--empty-stacks-filled-by", "kings"]
+    verdicts = []
+    for number in deals:
+        board = Board(slug, number)
+        ours = solve(board, max_nodes=60_000, seconds=30).verdict
+        theirs = fc_solve_verdict(board, *args, atomic=False)
+        assert ours == theirs, f"deal {number}"
+        verdicts.append(ours)
+    assert {"solved", "unsolvable"} <= set(verdicts)

@@ -172,6 +172,18 @@ def test_runs_of_any_length_move_with_no_free_cell_or_space() -> None:
         position(ANY_RUNS, not_a_run).play("t3-t5x2")
 
 
+def test_legal_run_moves_follow_the_cards_under_the_top_card() -> None:
+    """Two positions with the same top cards but different runs under them: the board's
+    memo of legal moves (shared by every board of a game) keeps them apart."""
+    rest = ["KD", "KH JH", "KS", "QC", "QH", "QS", "JD JC"]
+
+    assert "t1-t4x3" in notations(position(ANY_RUNS, ["KC QD JS TH", *rest]).legal_moves())
+    board = position(ANY_RUNS, ["QD KC JS TH", *rest])
+    assert "t1-t4x3" not in notations(board.legal_moves())
+    with pytest.raises(IllegalMove, match="The top 3 cards of t1 are not a run"):
+        board.play("t1-t4x3")
+
+
 def test_with_kings_only_a_whole_kings_run_fills_a_space_and_nothing_else_does() -> None:
     layout = ["KC QD JS TH", "KD QC JD", "KH QH JH", "KS QS JC"]
 

@@ -316,8 +316,8 @@ def test_first_losing_ply_is_zero_for_a_lost_deal() -> None:
 def test_search_moves_are_the_engines_less_the_pruned_ones(game: str) -> None:
     """Along random games: with pruning off the search's moves are the board's legal moves;
     with it on they are a subset that drops only moves to a second empty pile (or free cell)
-    or of a lone card to an empty pile; its safe move is one of the board's; its key ignores
-    pile order."""
+    or of a whole pile (a lone card or run) to an empty pile; its safe move is one of the
+    board's; its key ignores pile order."""
     rng = random.Random(game)
     plain = Techniques(one_empty=False, skip_lone=False)
     options = ["take-back"] if game == "beleaguered-castle" else []
@@ -331,8 +331,8 @@ def test_search_moves_are_the_engines_less_the_pruned_ones(game: str) -> None:
             empties = [i for i, pile in enumerate(board.tableau) if not pile]
             c0 = board.book.c0
             cells = [c0 + k for k, cell in enumerate(board.cells) if not cell]
-            for s, d, _ in engine - pruned:
-                lone = d in empties and len(board.tableau[s]) == 1
+            for s, d, c in engine - pruned:  # a lone card, or a run that is the whole pile
+                lone = d in empties and board.tableau[s][0] == c
                 assert d in empties[1:] or lone or d in cells[1:]
             safe = {(s, t, int(c)) for s, t, c in board.position().safe_moves()}
             assert {board.parse_move(m.notation()) for m in board.safe_moves()} == {

@@ -37,6 +37,8 @@ WINNABLE = {
     "ten-by-one": 2,
     "bastion": 2,
     "selective-castle": 3,
+    "penelopes-web": 8,
+    "exiled-kings": 1,
 }
 """A deal of each game the solver wins within the pool's budget."""
 DEAD_FORTRESS = [26, 34, 46, 60]
