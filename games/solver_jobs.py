@@ -155,7 +155,7 @@ def analysis_request(*, game: Game, line: Sequence[str], now: datetime) -> Analy
     enough for everyone's answer (and the dailies) to come in time."""
     key = analysis_key(game, line)
     if not Analysis.objects.filter(key=key).exists():
-        _check_room(game.owner_id, now)
+        _check_room(game.owner_id, key, now)
     row, created = Analysis.objects.get_or_create(key=key, defaults={"requested_at": now})
     if created:
         cache.set(f"analysing:{game.owner_id}", key, timeout=int(ANALYSIS_RETRY.total_seconds()))
@@ -172,9 +172,11 @@ def analysis_request(*, game: Game, line: Sequence[str], now: datetime) -> Analy
     return AnalysisState(done=row.done, ply=row.ply, counted=counted)
 
 
-def _check_room(player_id: uuid.UUID, now: datetime) -> None:
+def _check_room(player_id: uuid.UUID, key: str, now: datetime) -> None:
+    # The same line asked for at the same instant is not a second analysis: it may see the
+    # first request's marker before it sees that request's row.
     pending = cache.get(f"analysing:{player_id}")
-    if pending and Analysis.objects.filter(key=pending, done=False).exists():
+    if pending and pending != key and Analysis.objects.filter(key=pending, done=False).exists():
         raise SolverBusy("Your last analysis is still running: wait for its answer.", 10)
     waiting = Analysis.objects.filter(done=False, requested_at__gte=now - ANALYSIS_RETRY)
     if waiting.count() >= MAX_PENDING_ANALYSES:
