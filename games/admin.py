@@ -15,8 +15,8 @@ class PlayedMoveInline(admin.TabularInline):
 
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
-    list_display = ("id", "game", "deal", "owner", "status", "ply", "elapsed", "updated_at")
-    list_filter = ("game", "status")
+    list_display = ("id", "slug", "deal", "owner", "status", "ply", "elapsed", "updated_at")
+    list_filter = ("slug", "status")
     search_fields = ("id", "deal")
     readonly_fields = ("position", "created_at", "updated_at")
     inlines = [PlayedMoveInline]
@@ -36,19 +36,19 @@ class PlayerAdmin(admin.ModelAdmin):
 
 @admin.register(DealVerdict)
 class DealVerdictAdmin(admin.ModelAdmin):
-    list_display = ("game", "deal", "verdict", "difficulty", "moves", "nodes", "pooled", "dealt")
-    list_filter = ("game", "verdict", "difficulty", "pooled")
+    list_display = ("slug", "deal", "verdict", "difficulty", "moves", "nodes", "pooled", "dealt")
+    list_filter = ("slug", "verdict", "difficulty", "pooled")
     search_fields = ("deal",)
     readonly_fields = ("solution", "requested_at", "solved_at")
 
 
 @admin.register(Daily)
 class DailyAdmin(admin.ModelAdmin):
-    list_display = ("date", "game", "par", "created_at")
-    list_filter = ("game",)
+    list_display = ("date", "slug", "par", "created_at")
+    list_filter = ("slug",)
     date_hierarchy = "date"
     # The deal and its proof stay out of lists: future dailies are secret.
-    fields = ("game", "date", "par", "created_at")
+    fields = ("slug", "date", "par", "created_at")
     readonly_fields = fields
 
 
@@ -69,7 +69,7 @@ class EntryAdmin(admin.ModelAdmin):
         "flag_reason",
         "hidden",
     )
-    list_filter = ("flagged", "hidden", "daily__game", "daily__date")
+    list_filter = ("flagged", "hidden", "daily__slug", "daily__date")
     search_fields = ("player__display_name",)
     list_select_related = ("daily", "player")
     readonly_fields = (

@@ -112,15 +112,15 @@ def daily_prepare(*, slug: str, date: dt.date) -> Daily:
     try:
         with transaction.atomic():
             return Daily.objects.create(
-                game=slug, date=date, deal=deal, par=len(line), solution=" ".join(line)
+                slug=slug, date=date, deal=deal, par=len(line), solution=" ".join(line)
             )
     except IntegrityError:  # another worker stored the same day first
-        return Daily.objects.get(game=slug, date=date)
+        return Daily.objects.get(slug=slug, date=date)
 
 
 def daily_get(*, slug: str, date: dt.date) -> Daily | None:
     """The prepared daily, if any (a read: never runs the solver)."""
-    return Daily.objects.filter(game=get_game(slug).slug, date=date).first()
+    return Daily.objects.filter(slug=get_game(slug).slug, date=date).first()
 
 
 def launch() -> dt.date | None:
@@ -152,7 +152,7 @@ def visible_daily(*, slug: str, date: dt.date, now: dt.datetime) -> Daily | None
 def live_daily_of_deal(*, slug: str, deal: int, now: dt.datetime) -> Daily | None:
     """Today's daily of ``game`` when ``deal`` is its deal: no practice on it until the day
     ends. (Future dailies are not refused: a refusal would tell their deal away.)"""
-    return Daily.objects.filter(game=get_game(slug).slug, deal=deal, date=utc_today(now)).first()
+    return Daily.objects.filter(slug=get_game(slug).slug, deal=deal, date=utc_today(now)).first()
 
 
 # -- who sees what ------------------------------------------------------------------------
@@ -196,6 +196,6 @@ def daily_start(*, player: Player, daily: Daily, now: dt.datetime) -> Game:
         return existing
     try:
         with transaction.atomic():
-            return game_start(player=player, slug=daily.game, deal=daily.deal, daily=daily, now=now)
+            return game_start(player=player, slug=daily.slug, deal=daily.deal, daily=daily, now=now)
     except IntegrityError:  # a concurrent request created it first
         return player.games.get(daily=daily)

@@ -49,7 +49,7 @@ def prepare_day(date: str) -> dict[str, int | None]:
 
 
 def missing_games(date: dt.date) -> list[str]:
-    prepared = set(Daily.objects.filter(date=date).values_list("game", flat=True))
+    prepared = set(Daily.objects.filter(date=date).values_list("slug", flat=True))
     return [slug for slug in daily_games(date) if slug not in prepared]
 
 

@@ -41,7 +41,7 @@ def _day(request: HttpRequest, date: dt.date) -> HttpResponse:
     if not dailies.day_exists(date, now=now):
         raise Http404(NOT_OUT)
     preparing = date == today and daily_request(date=date, now=now)
-    prepared = {d.game: d for d in Daily.objects.filter(date=date)}
+    prepared = {d.slug: d for d in Daily.objects.filter(date=date)}
     found = list(prepared.values())
     winners = leaderboard.winners_by_daily(found)
     status = leaderboard.player_status(known_player(request), found)

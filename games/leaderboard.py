@@ -193,7 +193,7 @@ def champions(slug: str, *, top: int = 20) -> dict[str, list[Champion]]:
     """Per game over all dailies: most daily wins, best streak of consecutive days, best
     average over par; each list best first (ranked entries only)."""
     per_player: dict[Player, list[Entry]] = {}
-    for entry in ranked(Entry.objects.filter(daily__game=slug)).select_related("player", "daily"):
+    for entry in ranked(Entry.objects.filter(daily__slug=slug)).select_related("player", "daily"):
         per_player.setdefault(entry.player, []).append(entry)
     table: list[Champion] = []
     for player, won in per_player.items():
@@ -222,7 +222,7 @@ def verify_entries() -> list[str]:
     problems = []
     for entry in Entry.objects.select_related("daily", "game").iterator():
         game, daily = entry.game, entry.daily
-        board = Board(daily.game, daily.deal)
+        board = Board(daily.slug, daily.deal)
         moves = game.moves.filter(undone=False, ply__lte=entry.moves).order_by("ply")
         try:
             for move in moves.values_list("notation", flat=True):
@@ -230,7 +230,7 @@ def verify_entries() -> list[str]:
         except ValueError as error:
             problems.append(f"entry {entry.pk}: {error}")
             continue
-        if game.game != daily.game or game.deal != daily.deal or game.options:
+        if game.slug != daily.slug or game.deal != daily.deal or game.options:
             problems.append(f"entry {entry.pk}: its game is not the daily's deal")
         elif not board.is_won() or board.ply != entry.moves:
             problems.append(

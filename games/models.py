@@ -80,7 +80,7 @@ class Game(models.Model):
         WON = "won", "Won"
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    game = models.CharField(max_length=32, validators=[known_game])
+    slug = models.CharField(max_length=32, validators=[known_game])
     deal = models.BigIntegerField()
     options = models.JSONField(default=list, blank=True)
     owner = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="games")
@@ -133,10 +133,10 @@ class Game(models.Model):
 
     @property
     def rules(self) -> GameRules:
-        return get_game(self.game)
+        return get_game(self.slug)
 
     def fresh_board(self) -> Board:
-        return Board(self.game, self.deal, options=self.options)
+        return Board(self.slug, self.deal, options=self.options)
 
     @property
     def is_finished(self) -> bool:
@@ -182,7 +182,7 @@ class PlayedMove(models.Model):
 class Daily(models.Model):
     """One deal per game per UTC date, the same for everyone, proved winnable by the solver."""
 
-    game = models.CharField(max_length=32, validators=[known_game])
+    slug = models.CharField(max_length=32, validators=[known_game])
     date = models.DateField()
     deal = models.BigIntegerField()
     par = models.PositiveIntegerField(help_text="The length of the solver's winning line.")
@@ -190,20 +190,20 @@ class Daily(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["-date", "game"]
+        ordering = ["-date", "slug"]
         constraints = [
-            models.UniqueConstraint(fields=["game", "date"], name="daily_unique_game_date")
+            models.UniqueConstraint(fields=["slug", "date"], name="daily_unique_game_date")
         ]
 
     def __str__(self) -> str:
         return f"{self.rules.name} daily {self.date:%Y-%m-%d}"
 
     def get_absolute_url(self) -> str:
-        return reverse("games:daily_leaderboard", args=[self.date.isoformat(), self.game])
+        return reverse("games:daily_leaderboard", args=[self.date.isoformat(), self.slug])
 
     @property
     def rules(self) -> GameRules:
-        return get_game(self.game)
+        return get_game(self.slug)
 
     def is_live(self, now: datetime) -> bool:
         """Until its UTC day ends, a daily's moves are secret and its deal cannot be
@@ -268,7 +268,7 @@ class DealVerdict(models.Model):
         MEDIUM = "medium", "Medium"
         HARD = "hard", "Hard"
 
-    game = models.CharField(max_length=32, validators=[known_game])
+    slug = models.CharField(max_length=32, validators=[known_game])
     deal = models.BigIntegerField()
     verdict = models.CharField(max_length=10, choices=Verdict, default=Verdict.PENDING)
     solution = models.TextField(blank=True, help_text="The solver's winning line: the proof.")
@@ -283,9 +283,9 @@ class DealVerdict(models.Model):
     solved_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        ordering = ["game", "deal"]
+        ordering = ["slug", "deal"]
         constraints = [
-            models.UniqueConstraint(fields=["game", "deal"], name="dealverdict_unique_game_deal"),
+            models.UniqueConstraint(fields=["slug", "deal"], name="dealverdict_unique_game_deal"),
             models.CheckConstraint(
                 condition=models.Q(deal__gte=1) & models.Q(deal__lte=MAX_DEAL),
                 name="dealverdict_deal_in_range",
@@ -297,12 +297,12 @@ class DealVerdict(models.Model):
         ]
         indexes = [
             models.Index(
-                fields=["game", "pooled", "difficulty", "dealt"], name="dealverdict_pool_idx"
+                fields=["slug", "pooled", "difficulty", "dealt"], name="dealverdict_pool_idx"
             )
         ]
 
     def __str__(self) -> str:
-        return f"{get_game(self.game).name} #{self.deal}: {self.get_verdict_display()}"
+        return f"{get_game(self.slug).name} #{self.deal}: {self.get_verdict_display()}"
 
     @property
     def line(self) -> list[str]:

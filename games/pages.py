@@ -163,7 +163,7 @@ def _daily_ending(game: Game, now: datetime) -> dict[str, object]:
     row = leaderboard.own_row(daily, game.owner, now=now)
     players = leaderboard.winners_by_daily([daily]).get(daily.pk, 0)
     return daily_ending(
-        game.game,
+        game.slug,
         moves=game.ply,
         par=daily.par,
         rank=row.rank if row else None,

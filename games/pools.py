@@ -96,7 +96,7 @@ def deal_difficulty(slug: str, deal: int) -> str | None:
     """The stored difficulty of a deal proved winnable (``None``: not proved, or not yet
     checked). For pages that show a deal's difficulty, the daily's too."""
     label = (
-        DealVerdict.objects.filter(game=get_game(slug).slug, deal=deal, verdict=Verdict.WINNABLE)
+        DealVerdict.objects.filter(slug=get_game(slug).slug, deal=deal, verdict=Verdict.WINNABLE)
         .values_list("difficulty", flat=True)
         .first()
     )
@@ -142,10 +142,10 @@ def pool_pick(*, slug: str, player: Player, choice: str) -> NewDeal:
 
 
 def _pooled(slug: str, player: Player, difficulty: str) -> DealVerdict | None:
-    pool = DealVerdict.objects.filter(game=slug, pooled=True, verdict=Verdict.WINNABLE)
+    pool = DealVerdict.objects.filter(slug=slug, pooled=True, verdict=Verdict.WINNABLE)
     if difficulty:
         pool = pool.filter(difficulty=difficulty)
-    played = Game.objects.filter(owner=player, game=slug).values("deal")
+    played = Game.objects.filter(owner=player, slug=slug).values("deal")
     return pool.exclude(deal__in=played).order_by("dealt", "?").first()
 
 
@@ -192,7 +192,7 @@ def verdict_for(game: Game) -> DealVerdict | None:
     and, with an easing option, only "winnable" (an option can only add lines)."""
     if game.daily_id is not None:
         return None
-    row = DealVerdict.objects.filter(game=game.game, deal=game.deal).first()
+    row = DealVerdict.objects.filter(slug=game.slug, deal=game.deal).first()
     if row is not None and game.options and row.verdict != Verdict.WINNABLE:
         return None
     return row
@@ -201,17 +201,17 @@ def verdict_for(game: Game) -> DealVerdict | None:
 def verdict_request(*, slug: str, deal: int, now: datetime) -> DealVerdict | None:
     """The deal's verdict row; a new one is queued for the worker (``None`` when too many
     verdicts are already waiting)."""
-    row = DealVerdict.objects.filter(game=slug, deal=deal).first()
+    row = DealVerdict.objects.filter(slug=slug, deal=deal).first()
     if row is not None:
         return row
     if DealVerdict.objects.filter(verdict=Verdict.PENDING).count() >= MAX_PENDING:
         return None
     try:
         with transaction.atomic():
-            row = DealVerdict.objects.create(game=slug, deal=deal, requested_at=now)
+            row = DealVerdict.objects.create(slug=slug, deal=deal, requested_at=now)
     except IntegrityError:  # another request asked first
-        return DealVerdict.objects.filter(game=slug, deal=deal).first()
-    decide_deal.enqueue(game=slug, deal=deal)
+        return DealVerdict.objects.filter(slug=slug, deal=deal).first()
+    decide_deal.enqueue(slug=slug, deal=deal)
     return row
 
 
@@ -236,16 +236,16 @@ def verdict_record(*, slug: str, deal: int, result: SolveResult, now: datetime) 
     rules = get_game(slug)
     fields = solved_fields(result, now)
     row, _ = DealVerdict.objects.update_or_create(
-        game=rules.slug, deal=deal, defaults=fields, create_defaults={**fields, "requested_at": now}
+        slug=rules.slug, deal=deal, defaults=fields, create_defaults={**fields, "requested_at": now}
     )
     return row
 
 
 @task(priority=10)
-def decide_deal(game: str, deal: int) -> str:
+def decide_deal(slug: str, deal: int) -> str:
     """A typed deal's verdict, within ``VERDICT_NODES`` positions."""
-    rules = get_game(game)
-    row = DealVerdict.objects.filter(game=rules.slug, deal=deal).first()
+    rules = get_game(slug)
+    row = DealVerdict.objects.filter(slug=rules.slug, deal=deal).first()
     if row is None or row.verdict != Verdict.PENDING:
         return row.verdict if row else "gone"
     result = solve(Board(rules, deal), seconds=SECONDS_CAP, max_nodes=VERDICT_NODES)
@@ -261,7 +261,7 @@ def fresh_counts(slug: str) -> dict[str, int]:
     """Per difficulty, the pooled deals New game has not dealt yet."""
     counts = {label: 0 for label in Difficulty.values}
     rows = (
-        DealVerdict.objects.filter(game=slug, pooled=True, dealt=0, verdict=Verdict.WINNABLE)
+        DealVerdict.objects.filter(slug=slug, pooled=True, dealt=0, verdict=Verdict.WINNABLE)
         .values("difficulty")
         .annotate(n=Count("pk"))
     )
@@ -293,7 +293,7 @@ def _store(rules: GameRules, deal: int, result: SolveResult, now: datetime) -> D
     try:
         with transaction.atomic():
             row, _ = DealVerdict.objects.update_or_create(
-                game=rules.slug,
+                slug=rules.slug,
                 deal=deal,
                 defaults={**fields, "pooled": True},
                 create_defaults={**fields, "pooled": True, "requested_at": now},
@@ -304,10 +304,10 @@ def _store(rules: GameRules, deal: int, result: SolveResult, now: datetime) -> D
 
 
 @task
-def fill_pool(game: str) -> dict[str, object]:
+def fill_pool(slug: str) -> dict[str, object]:
     """One batch for a game's pool: random deals, each solved within ``POOL_NODES``
     positions, for about ``BATCH_SECONDS``; then the next batch is queued while short."""
-    rules = get_game(game)
+    rules = get_game(slug)
     counts = fresh_counts(rules.slug)
     stop = time.monotonic() + BATCH_SECONDS
     tried = found = 0
@@ -327,7 +327,7 @@ def fill_pool(game: str) -> dict[str, object]:
     counts = fresh_counts(rules.slug)
     if is_short(counts):
         _enqueue_fill(rules.slug, counts, now=timezone.now(), from_task=True)
-    return {"game": rules.slug, "tried": tried, "found": found}
+    return {"slug": rules.slug, "tried": tried, "found": found}
 
 
 def _enqueue_fill(
@@ -341,7 +341,7 @@ def _enqueue_fill(
     ``EMPTY_POOL_BATCHES`` in an hour (a game whose winnable deals are rare cannot hold all
     other work back)."""
     tasks = DBTaskResult.objects.filter(
-        task_path=fill_pool.module_path, args_kwargs__kwargs__game=slug
+        task_path=fill_pool.module_path, args_kwargs__kwargs__slug=slug
     )
     if tasks.filter(status=TaskResultStatus.READY).exists():
         return False
@@ -355,7 +355,7 @@ def _enqueue_fill(
         < EMPTY_POOL_BATCHES
     )
     priority = EMPTY_POOL_PRIORITY if urgent else fill_pool.priority
-    fill_pool.using(priority=priority).enqueue(game=slug)
+    fill_pool.using(priority=priority).enqueue(slug=slug)
     return True
 
 
@@ -372,4 +372,4 @@ def top_up(now: datetime) -> None:
     lost = DealVerdict.objects.filter(verdict=Verdict.PENDING, requested_at__lt=now - STALE)
     for row in lost[:20]:
         DealVerdict.objects.filter(pk=row.pk).update(requested_at=now)
-        decide_deal.enqueue(game=row.game, deal=row.deal)
+        decide_deal.enqueue(slug=row.slug, deal=row.deal)

@@ -91,7 +91,7 @@ def game_start(
     autoplay = player.autoplay if autoplay is None else autoplay
     with transaction.atomic():
         row = Game.objects.create(
-            game=rules.slug,
+            slug=rules.slug,
             deal=number,
             options=sorted(board.options),
             owner=player,
@@ -135,7 +135,7 @@ def game_line(game: Game) -> list[str]:
 def line_board(game: Game, line: Iterable[str], *, checked: bool = False) -> Board:
     """The board after ``line`` from the game's deal; ``checked`` plays every move through
     the rules, otherwise the moves are trusted (they were checked when played)."""
-    board = game.fresh_board() if checked else _deal(game.game, game.deal, tuple(game.options))
+    board = game.fresh_board() if checked else _deal(game.slug, game.deal, tuple(game.options))
     for notation in line:
         if checked:
             board.play(notation)
@@ -226,7 +226,7 @@ def _opening(slug: str, deal: int, options: tuple[str, ...]) -> tuple[str, ...]:
 def opening_ply(game: Game, board: Board) -> int:
     """Where the game's opening ends: after the deal's safe auto-play when the game's line
     begins with it (a game started with auto-play on), else at the deal."""
-    opening = _opening(game.game, game.deal, tuple(game.options))
+    opening = _opening(game.slug, game.deal, tuple(game.options))
     if not opening or board.ply < len(opening):
         return 0
     line = board.move_stack[: len(opening)]
@@ -462,7 +462,7 @@ def game_import(*, player: Player, record: GameRecord, now: datetime) -> Game:
     board = record.replay()
     with transaction.atomic():
         game = Game.objects.create(
-            game=record.game,
+            slug=record.slug,
             deal=record.deal,
             options=sorted(record.options),
             owner=player,

@@ -142,7 +142,7 @@ class AnalysisState:
 
 
 def analysis_key(game: Game, line: Sequence[str]) -> str:
-    text = "\n".join([game.game, str(game.deal), ",".join(sorted(game.options)), " ".join(line)])
+    text = "\n".join([game.slug, str(game.deal), ",".join(sorted(game.options)), " ".join(line)])
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -167,7 +167,7 @@ def analysis_request(*, game: Game, line: Sequence[str], now: datetime) -> Analy
             )
         )
         if created or retry:  # the queue is a table: the task row commits with this one
-            analyse_line.enqueue(key, game.game, game.deal, sorted(game.options), list(line))
+            analyse_line.enqueue(key, game.slug, game.deal, sorted(game.options), list(line))
     counted = cache.add(f"analysed:{game.pk}:{key}", 1, timeout=30 * 24 * 3600)
     return AnalysisState(done=row.done, ply=row.ply, counted=counted)
 
@@ -191,8 +191,8 @@ def analysis_state(*, game: Game, line: Sequence[str]) -> AnalysisState:
 
 
 @task
-def analyse_line(key: str, game: str, deal: int, options: list[str], line: list[str]) -> None:
+def analyse_line(key: str, slug: str, deal: int, options: list[str], line: list[str]) -> None:
     """Find the ply whose move made ``line`` unwinnable (0: the deal itself) and store it;
     ``None`` when the position can still be won or the search ran out of time."""
-    ply = solver.first_losing_ply(game, deal, line, seconds=ANALYSE_SECONDS, options=options)
+    ply = solver.first_losing_ply(slug, deal, line, seconds=ANALYSE_SECONDS, options=options)
     Analysis.objects.filter(key=key).update(ply=ply, done=True)

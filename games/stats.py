@@ -43,7 +43,7 @@ def player_stats(player: Player, *, recent: int = 40) -> list[GameStats]:
         Game.objects.filter(owner=player, imported=False)
         .filter(Exists(played))
         .order_by("created_at")
-        .values_list("game", "status", "ply", "elapsed")
+        .values_list("slug", "status", "ply", "elapsed")
     )
     last_index = {row[0]: index for index, row in enumerate(rows)}
     for index, (slug, status, ply, elapsed) in enumerate(rows):

@@ -111,7 +111,7 @@ def play(request: HtmxHttpRequest, slug: str, deal: int | None = None) -> HttpRe
         )
     live = deal and live_daily_of_deal(slug=rules.slug, deal=deal, now=timezone.now())
     if live:  # no practice on a live daily's deal: the player's daily game instead
-        return redirect("games:daily_play", date=live.date, slug=live.game)
+        return redirect("games:daily_play", date=live.date, slug=live.slug)
     try:
         game, note = pools.game_new(
             player=current_player(request),
@@ -238,7 +238,7 @@ def import_record(request: HtmxHttpRequest) -> HttpResponse:
         except RulesError as bad:
             error = str(bad)[0].upper() + str(bad)[1:]
         else:
-            if live := live_daily_of_deal(slug=record.game, deal=record.deal, now=timezone.now()):
+            if live := live_daily_of_deal(slug=record.slug, deal=record.deal, now=timezone.now()):
                 context = {"form": form, "error": live_deal_refusal(live)}
                 return render(request, "games/import.html", context, status=403)
             try:

@@ -33,14 +33,14 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="python -m games.rules", description="Castle's rules engine.")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     deal = commands.add_parser("deal", help="print a deal's layout")
-    deal.add_argument("game")
+    deal.add_argument("slug", metavar="game")
     deal.add_argument("number", type=_deal_number)
     check = commands.add_parser("check", help="play moves from a file or stdin")
-    check.add_argument("game")
+    check.add_argument("slug", metavar="game")
     check.add_argument("number", type=_deal_number)
     check.add_argument("file", nargs="?", help="moves in RULES.md notation (default: stdin)")
     solve = commands.add_parser("solve", help="search for a winning line")
-    solve.add_argument("game")
+    solve.add_argument("slug", metavar="game")
     solve.add_argument("number", type=_deal_number)
     solve.add_argument("--seconds", type=float, default=10.0)
     return parser
@@ -51,18 +51,18 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None) -> int
     args = build_parser().parse_args(argv)
     try:
         if args.command == "deal":
-            out.write(Board(args.game, args.number).layout())
+            out.write(Board(args.slug, args.number).layout())
             return 0
         if args.command == "check":
-            return _check(args.game, args.number, args.file, out)
-        return _solve(args.game, args.number, args.seconds, out)
+            return _check(args.slug, args.number, args.file, out)
+        return _solve(args.slug, args.number, args.seconds, out)
     except RulesError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
 
 
-def _check(game: str, number: int, path: str | None, out: TextIO) -> int:
-    Board(game, number)  # an unknown game or deal fails before any input is read
+def _check(slug: str, number: int, path: str | None, out: TextIO) -> int:
+    Board(slug, number)  # an unknown game or deal fails before any input is read
     try:
         text = sys.stdin.read() if path is None else _read(path)
     except (OSError, UnicodeDecodeError) as error:
@@ -70,7 +70,7 @@ def _check(game: str, number: int, path: str | None, out: TextIO) -> int:
         return 2
     headers, words = split_record(text)
     # The command line names the game and deal; a record's option lines still apply.
-    board = Board(game, number, options=headers.get("option", []))
+    board = Board(slug, number, options=headers.get("option", []))
     try:
         play_words(board, words)
     except ReplayError as error:
@@ -90,13 +90,13 @@ def _read(path: str) -> str:
         return handle.read()
 
 
-def _solve(game: str, number: int, seconds: float, out: TextIO) -> int:
+def _solve(slug: str, number: int, seconds: float, out: TextIO) -> int:
     if not 0 < seconds <= 3600:
         print("error: --seconds must be more than 0 and at most 3600", file=sys.stderr)
         return 2
     from .solver import solve
 
-    result = solve(Board(game, number), seconds=seconds)
+    result = solve(Board(slug, number), seconds=seconds)
     if result.solved:
         out.write(f"solved in {len(result.moves)} moves\n")
         out.writelines(f"{move.notation()}\n" for move in result.moves)

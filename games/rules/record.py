@@ -70,7 +70,7 @@ def play_words(board: Board, words: list[str] | list[tuple[int, str]]) -> Board:
 class GameRecord:
     """A game as stored and shared: it replays, with the engine, to the same position."""
 
-    game: str
+    slug: str
     deal: int
     moves: tuple[Move, ...] = ()
     options: frozenset[str] = frozenset()
@@ -106,7 +106,7 @@ class GameRecord:
         return cls.from_board(play_words(board, words))
 
     def to_text(self) -> str:
-        lines = [f"game: {self.game}", f"deal: {self.deal}"]
+        lines = [f"game: {self.slug}", f"deal: {self.deal}"]
         lines += [f"option: {option}" for option in sorted(self.options)]
         lines += [
             " ".join(m.notation() for m in self.moves[i : i + 10])
@@ -116,5 +116,5 @@ class GameRecord:
 
     def replay(self) -> Board:
         """The board after every move; :class:`ReplayError` if the record does not replay."""
-        board = Board(self.game, self.deal, options=self.options)
+        board = Board(self.slug, self.deal, options=self.options)
         return play_words(board, [m.notation() for m in self.moves])

@@ -147,10 +147,10 @@ class ScanReport:
 @dataclass(frozen=True)
 class SolveStats:
     """What a solved deal cost the solver, for its difficulty (see :func:`difficulty`):
-    the game, the positions searched before the line was found (deterministic: the
+    the game's slug, the positions searched before the line was found (deterministic: the
     search takes no decision from the clock) and the winning line's length."""
 
-    game: str
+    slug: str
     nodes: int
     length: int
 
@@ -164,7 +164,7 @@ class SolveResult:
     nodes: int = 0
     seconds: float = 0.0
     scans: tuple[ScanReport, ...] = ()
-    game: str = ""
+    slug: str = ""
     second_look: int = 0
     """Positions the second look for a shorter line searched after the verdict: not in
     ``nodes`` (the effort the verdict took, which difficulty labels read), but within the
@@ -179,7 +179,7 @@ class SolveResult:
         """The measures a difficulty is computed from; ``None`` unless solved."""
         if not self.solved:
             return None
-        return SolveStats(self.game, self.nodes, len(self.moves))
+        return SolveStats(self.slug, self.nodes, len(self.moves))
 
 
 @dataclass(frozen=True)
@@ -707,7 +707,7 @@ def solve(
         nodes=total,
         seconds=time.monotonic() - started,
         scans=reports,
-        game=board.rules.slug,
+        slug=board.rules.slug,
         second_look=looked,
     )
 
@@ -778,7 +778,7 @@ def _solve_archway(
         nodes=found.nodes,
         seconds=seconds,
         scans=(ScanReport("archway", found.nodes, seconds, verdict),),
-        game=board.rules.slug,
+        slug=board.rules.slug,
     )
 
 
@@ -932,7 +932,7 @@ Morehead, 193 for Siegecraft, 185 for Stronghold, 198 for Private Lane, 161 for 
 def difficulty(stats: SolveStats) -> Difficulty:
     """The label of a solved deal, from the positions the solver searched to win it.
 
-    The rule: with ``(easy, medium) = DIFFICULTY_NODES[stats.game]``, a deal is *easy* when
+    The rule: with ``(easy, medium) = DIFFICULTY_NODES[stats.slug]``, a deal is *easy* when
     ``stats.nodes <= easy``, *medium* when ``stats.nodes <= medium``, else *hard*. Search
     effort is what separates the deals: a deal whose winning line the heuristic search
     walks straight into is one a player finds too, while one that needed hundreds of
@@ -944,7 +944,7 @@ def difficulty(stats: SolveStats) -> Difficulty:
     >>> difficulty(SolveStats("beleaguered-castle", nodes=10, length=80))
     'easy'
     """
-    easy, medium = DIFFICULTY_NODES[stats.game]
+    easy, medium = DIFFICULTY_NODES[stats.slug]
     if stats.nodes <= easy:
         return "easy"
     if stats.nodes <= medium:

@@ -24,7 +24,7 @@ def todays_dailies(transactional_db: None) -> None:
     """Today's dailies already prepared: Citadel is deal 3, whose winning line we know."""
     today = dt.datetime.now(dt.UTC).date()
     for slug in GAMES:
-        Daily.objects.create(game=slug, date=today, deal=3, par=60, solution="")
+        Daily.objects.create(slug=slug, date=today, deal=3, par=60, solution="")
 
 
 def test_win_todays_daily_and_find_your_row(
@@ -80,7 +80,7 @@ def test_a_live_daily_cannot_be_watched_or_practised_by_someone_else(
     today = dt.datetime.now(dt.UTC).date()
     leader = daily_start(
         player=Player.objects.create(),
-        daily=Daily.objects.get(game="citadel", date=today),
+        daily=Daily.objects.get(slug="citadel", date=today),
         now=dt.datetime.now(dt.UTC),
     )
 

@@ -201,13 +201,13 @@ def dailies(transactional_db: None) -> Daily:
     """Today's dailies, and five other players' wins of Citadel's (for the histogram)."""
     today = dt.datetime.now(dt.UTC).date()
     for slug in GAMES:
-        Daily.objects.create(game=slug, date=today, deal=3, par=60, solution="")
-    daily = Daily.objects.get(game="citadel", date=today)
+        Daily.objects.create(slug=slug, date=today, deal=3, par=60, solution="")
+    daily = Daily.objects.get(slug="citadel", date=today)
     for n, moves in enumerate([58, 60, 60, 63, 71]):
         user = User.objects.create_user(f"rival{n}")
         player = Player.objects.create(display_name=f"Rival {n}", user=user)
         game = Game.objects.create(
-            game="citadel", deal=3, owner=player, status=Game.Status.WON, ply=moves, daily=daily
+            slug="citadel", deal=3, owner=player, status=Game.Status.WON, ply=moves, daily=daily
         )
         Entry.objects.create(
             daily=daily,

@@ -31,7 +31,7 @@ def test_new_game_on_the_home_page_deals_a_proved_winnable_deal(
     expect(page.locator("#board")).to_be_visible()
     expect(page.get_by_role("heading", level=1)).to_have_text("Citadel deal 2")
     expect(page.locator("#verdict")).to_contain_text("Winnable · Easy")
-    assert DealVerdict.objects.get(game="citadel", deal=2).dealt == 1
+    assert DealVerdict.objects.get(slug="citadel", deal=2).dealt == 1
 
 
 def test_any_deal_is_remembered_and_the_verdict_badge_updates_itself(
@@ -48,5 +48,5 @@ def test_any_deal_is_remembered_and_the_verdict_badge_updates_itself(
 
     page.goto(live_server.url + "/play/fortress/4/")
     expect(page.locator("#verdict")).to_contain_text("Checking whether this deal can be won")
-    pools.decide_deal.call(game="fortress", deal=4)  # what the worker does
+    pools.decide_deal.call(slug="fortress", deal=4)  # what the worker does
     expect(page.locator("#verdict")).to_contain_text("Unwinnable")

@@ -295,7 +295,7 @@ def todays_daily(slug: str) -> Daily:
     line = daily_line(slug)
     today = datetime.now(UTC).date()
     return Daily.objects.create(
-        game=slug, date=today, deal=3, par=len(line), solution=" ".join(line)
+        slug=slug, date=today, deal=3, par=len(line), solution=" ".join(line)
     )
 
 
@@ -325,7 +325,7 @@ def near_win(player: Player, daily: Daily) -> tuple[Game, str]:
     """The player's daily game one move from winning, and that move."""
     Player.objects.filter(pk=player.pk).update(autoplay=False)
     player.refresh_from_db()
-    line = daily_line(daily.game)
+    line = daily_line(daily.slug)
     game = dailies.daily_start(player=player, daily=daily, now=NOW)
     for ply, move in enumerate(line[:-1], 1):
         services.game_play_move(

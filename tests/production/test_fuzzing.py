@@ -478,7 +478,7 @@ def test_every_method_on_every_url(world: World, identity: str) -> None:
                 kwargs = {}
                 for name, converter in route.converters.items():
                     kind = type(converter).__name__
-                    known = {"UUIDConverter": game.pk, "SlugConverter": game.game}
+                    known = {"UUIDConverter": game.pk, "SlugConverter": game.slug}
                     kwargs[name] = known.get(kind) or plausible(converter)
                 path = route.path(kwargs)
                 request = Request(

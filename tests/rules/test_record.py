@@ -129,5 +129,5 @@ def test_unreadable_record_says_what_is_wrong(
 def test_record_of_the_alias_is_written_under_the_games_own_slug() -> None:
     record = GameRecord.from_board(Board("beleaguered-fortress", 3))
 
-    assert record.game == "beleaguered-castle"
+    assert record.slug == "beleaguered-castle"
     assert GameRecord.from_text("game: beleaguered-fortress\ndeal: 3\n") == record

@@ -41,7 +41,7 @@ def midnight() -> dt.datetime:
 def make_daily(date: dt.date, game: str = "citadel") -> Daily:
     """Citadel deal 3 as the daily of ``date`` (its 68-move winning line is known)."""
     return Daily.objects.create(
-        game=game, date=date, deal=3, par=len(LINE) - 4, solution=" ".join(LINE)
+        slug=game, date=date, deal=3, par=len(LINE) - 4, solution=" ".join(LINE)
     )
 
 
@@ -187,7 +187,7 @@ def test_concurrent_preparations_store_one_daily() -> None:
         thread.join()
 
     assert len(set(results)) == 1, results
-    assert Daily.objects.filter(game="citadel", date=DAY).count() == 1
+    assert Daily.objects.filter(slug="citadel", date=DAY).count() == 1
 
 
 def test_prepare_dailies_twice_creates_each_day_once(db: None, capsys) -> None:
@@ -208,7 +208,7 @@ def test_prepare_dailies_prepares_each_days_daily_games_by_default(
 
     today = dailies.utc_today(utc_now())
     for date in (today, today + dt.timedelta(days=1)):
-        stored = set(Daily.objects.filter(date=date).values_list("game", flat=True))
+        stored = set(Daily.objects.filter(date=date).values_list("slug", flat=True))
         assert stored == set(dailies.daily_games(date))
 
 
@@ -366,7 +366,7 @@ def test_a_daily_win_creates_an_entry_and_the_record_verifies(daily: Daily, memb
 
 def make_entry(daily: Daily, player: Player, moves: int, seconds: int, minute: int) -> Entry:
     game = Game.objects.create(
-        game="citadel", deal=3, owner=player, daily=daily, position="", status="won"
+        slug="citadel", deal=3, owner=player, daily=daily, position="", status="won"
     )
     return Entry.objects.create(
         daily=daily,
@@ -440,9 +440,9 @@ def test_late_wins_are_never_ranked(daily: Daily, member) -> None:
 
 
 def test_games_with_an_easing_option_are_never_ranked(member) -> None:
-    daily = Daily.objects.create(game="beleaguered-castle", date=DAY, deal=1, par=1, solution="")
+    daily = Daily.objects.create(slug="beleaguered-castle", date=DAY, deal=1, par=1, solution="")
     game = Game.objects.create(
-        game="beleaguered-castle",
+        slug="beleaguered-castle",
         deal=1,
         owner=member,
         daily=daily,
@@ -652,7 +652,7 @@ def test_the_deal_is_free_to_practise_once_the_day_is_over(
 
 def post_line(browser: Client, daily: Daily, line: list[str]) -> Game:
     """What the attack script did: open its daily game, post every move as fast as it can."""
-    url = browser.get(reverse("games:daily_play", args=[daily.date, daily.game]))["Location"]
+    url = browser.get(reverse("games:daily_play", args=[daily.date, daily.slug]))["Location"]
     for ply, move in enumerate(line):
         assert browser.post(f"{url}moves", {"move": move, "ply": ply}).status_code == 303
     return Game.objects.get(pk=url.split("/")[2])
@@ -870,7 +870,7 @@ def test_game_champions_count_only_ranked_wins(client: Client, db: None) -> None
     anonymous = Player.objects.create(display_name="Anon")
     for offset, (player, moves) in enumerate([(ada, 70), (ada, 66), (bob, 61), (anonymous, 50)]):
         date = DAY + dt.timedelta(days=offset if player is ada else 5 + offset)
-        daily = Daily.objects.create(game="citadel", date=date, deal=offset + 1, par=60)
+        daily = Daily.objects.create(slug="citadel", date=date, deal=offset + 1, par=60)
         make_entry(daily, player, moves, 60, 0)
 
     body = client.get(reverse("games:game_leaderboard", args=["citadel"])).text

@@ -69,12 +69,12 @@ def play_line(game: Game, player: Player, line: list[str], now: datetime) -> Non
 def won_daily(player: Player, now: datetime) -> Game:
     """The player's on-time win of Citadel's daily (par 60), after another player's 58; both
     have accounts, so both rank."""
-    daily = Daily.objects.create(game="citadel", date=now.date(), deal=3, par=60, solution="")
+    daily = Daily.objects.create(slug="citadel", date=now.date(), deal=3, par=60, solution="")
     player.user = User.objects.create_user("ada")
     player.save()
     rival = Player.objects.create(display_name="Rival", user=User.objects.create_user("bob"))
     rival_game = Game.objects.create(
-        game="citadel", deal=3, owner=rival, status=Game.Status.WON, ply=58, daily=daily
+        slug="citadel", deal=3, owner=rival, status=Game.Status.WON, ply=58, daily=daily
     )
     Entry.objects.create(
         daily=daily, player=rival, game=rival_game, moves=58, elapsed=timedelta(1), finished_at=now

@@ -32,7 +32,7 @@ def test_a_new_game_needs_no_migration(throwaway_game: str, db: None) -> None:
 
 def test_no_field_or_constraint_lists_the_games() -> None:
     for model in (Game, Daily, DealVerdict):
-        assert not model._meta.get_field("game").choices
+        assert not model._meta.get_field("slug").choices
     names = [constraint.name for constraint in Game._meta.constraints]
     assert "game_slug_known" not in names
 
@@ -42,18 +42,18 @@ def test_a_new_game_is_stored_and_played(
 ) -> None:
     game = services.game_start(player=player, slug=throwaway_game, deal=1, now=now)
     game.refresh_from_db()
-    assert game.game == "test-castle"
+    assert game.slug == "test-castle"
     assert game.rules.name == "Test Castle"
     game.full_clean()
 
 
 def test_validation_refuses_an_unknown_slug(player: Player) -> None:
-    game = Game(game="klondike", deal=1, owner=player, position="-")
+    game = Game(slug="klondike", deal=1, owner=player, position="-")
     with pytest.raises(ValidationError, match="unknown game 'klondike'"):
         game.full_clean()
 
 
 def test_validation_refuses_an_alias(player: Player) -> None:
-    game = Game(game="beleaguered-fortress", deal=1, owner=player, position="-")
+    game = Game(slug="beleaguered-fortress", deal=1, owner=player, position="-")
     with pytest.raises(ValidationError, match="is an alias"):
         game.full_clean()

@@ -249,7 +249,7 @@ def test_hint_and_analyse_on_a_daily_game_both_count_as_hints(
     owner_client: Client, player: Player, now, run_tasks
 ) -> None:
     daily = Daily.objects.create(
-        game="beleaguered-castle", date=now.date(), deal=2, par=90, solution="-"
+        slug="beleaguered-castle", date=now.date(), deal=2, par=90, solution="-"
     )
     game = services.game_start(
         player=player, slug="beleaguered-castle", deal=2, autoplay=False, daily=daily, now=now

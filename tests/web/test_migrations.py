@@ -1,31 +1,67 @@
 """Migrations that rename keep the rows: a game's moves survive ``Move`` becoming
-``PlayedMove``."""
+``PlayedMove``, and every stored slug survives its field becoming ``slug``."""
+
+import datetime as dt
+from collections.abc import Iterator
 
 import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
+from django.db.migrations.state import StateApps
 
-BEFORE = [("games", "0007_game_list_in_code")]
-AFTER = [("games", "0008_played_move")]
+Target = list[tuple[str, str]]
 
 
-def migrate(targets: list[tuple[str, str]]) -> MigrationExecutor:
+def migrate(targets: Target) -> StateApps:
+    """The models as of ``targets``, after migrating the test database there."""
     executor = MigrationExecutor(connection)
     executor.loader.build_graph()
     executor.migrate(targets)
-    return MigrationExecutor(connection)
+    return MigrationExecutor(connection).loader.project_state(targets).apps
+
+
+@pytest.fixture
+def migrations() -> Iterator[None]:
+    """Leave the database at the newest migrations for the tests that follow."""
+    yield
+    executor = MigrationExecutor(connection)
+    migrate(executor.loader.graph.leaf_nodes())
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("migrations")
 def test_renaming_the_move_model_keeps_the_stored_moves() -> None:
-    old = migrate(BEFORE).loader.project_state(BEFORE).apps
+    old = migrate([("games", "0007_game_list_in_code")])
     player = old.get_model("games", "Player").objects.create()
     game = old.get_model("games", "Game").objects.create(
         game="citadel", deal=1, owner=player, position="-"
     )
     old.get_model("games", "Move").objects.create(game=game, ply=1, notation="t1-f1")
 
-    new = migrate(AFTER).loader.project_state(AFTER).apps
+    new = migrate([("games", "0008_played_move")])
 
     moves = new.get_model("games", "PlayedMove").objects.filter(game_id=game.pk)
     assert list(moves.values_list("ply", "notation")) == [(1, "t1-f1")]
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("migrations")
+def test_naming_the_slug_fields_slug_keeps_every_slug() -> None:
+    old = migrate([("games", "0008_played_move")])
+    player = old.get_model("games", "Player").objects.create()
+    day = dt.date(2026, 11, 25)
+    daily = old.get_model("games", "Daily").objects.create(
+        game="citadel", date=day, deal=3, par=60, solution="-"
+    )
+    game = old.get_model("games", "Game").objects.create(
+        game="fortress", deal=7, owner=player, position="-", daily=daily
+    )
+    old.get_model("games", "DealVerdict").objects.create(
+        game="chessboard", deal=5, requested_at=dt.datetime(2026, 11, 25, tzinfo=dt.UTC)
+    )
+
+    new = migrate([("games", "0009_slug_fields")])
+
+    assert new.get_model("games", "Game").objects.get(pk=game.pk).slug == "fortress"
+    assert new.get_model("games", "Daily").objects.get(date=day).slug == "citadel"
+    assert new.get_model("games", "DealVerdict").objects.get(deal=5).slug == "chessboard"

@@ -48,7 +48,7 @@ def test_play_a_deal_redirects_to_a_new_game_page(client: Client, db: None) -> N
     game = Game.objects.get()
     assert response.status_code == 302
     assert response["Location"] == game.get_absolute_url()
-    assert (game.game, game.deal) == ("fortress", 123)
+    assert (game.slug, game.deal) == ("fortress", 123)
 
 
 def test_play_without_a_deal_picks_a_random_one(client: Client, db: None) -> None:
@@ -62,7 +62,7 @@ def test_play_without_a_deal_picks_a_random_one(client: Client, db: None) -> Non
 def test_the_alias_starts_the_same_game(client: Client, db: None) -> None:
     client.get("/play/beleaguered-fortress/1/")
 
-    assert Game.objects.get().game == "beleaguered-castle"
+    assert Game.objects.get().slug == "beleaguered-castle"
 
 
 @pytest.mark.parametrize("query,autoplay", [("?autoplay=0", False), ("?autoplay=1", True)])

@@ -89,7 +89,7 @@ def replays_to_a_win(game: str, deal: int, line: list[str]) -> bool:
 def fill_tasks(game: str | None = None) -> list[DBTaskResult]:
     tasks = DBTaskResult.objects.filter(task_path=pools.fill_pool.module_path, status="READY")
     if game:
-        tasks = tasks.filter(args_kwargs__kwargs__game=game)
+        tasks = tasks.filter(args_kwargs__kwargs__slug=game)
     return list(tasks)
 
 
@@ -106,7 +106,7 @@ def test_new_game_deals_a_pooled_deal_whose_proof_replays_to_a_win(
     dealt = started(owner_client, f"/play/{game}/")
 
     assert dealt.deal == WINNABLE[game]
-    proof = DealVerdict.objects.get(game=game, deal=dealt.deal)
+    proof = DealVerdict.objects.get(slug=game, deal=dealt.deal)
     assert proof.verdict == "winnable" and proof.dealt == 1 and proof.pooled
     assert replays_to_a_win(game, dealt.deal, proof.line)
     assert proof.moves == len(proof.line)
@@ -310,7 +310,7 @@ def test_a_typed_deal_plays_as_asked_and_gets_a_verdict_badge(
 
     run_tasks()
 
-    row = DealVerdict.objects.get(game=game, deal=deal)
+    row = DealVerdict.objects.get(slug=game, deal=deal)
     assert row.verdict == verdict and not row.pooled
     badge = owner_client.get(reverse("games:verdict", args=[played.pk]) + "?poll=1")
     assert badge.status_code == 200 and text in badge.text and "data-poll" not in badge.text
@@ -367,7 +367,7 @@ def test_fill_task_fills_a_short_pool_with_proved_playable_deals(
 
     assert all(n >= 1 for n in pools.fresh_counts("citadel").values())
     rules = get_game("citadel")
-    for entry in DealVerdict.objects.filter(game="citadel"):
+    for entry in DealVerdict.objects.filter(slug="citadel"):
         assert entry.pooled and entry.verdict == "winnable"
         assert replays_to_a_win("citadel", entry.deal, entry.line)
         assert dealing.is_playable(Board(rules, entry.deal))
@@ -394,7 +394,7 @@ def test_the_schedule_tops_up_every_short_pool_once(now: datetime) -> None:
     schedule.tick(now)
     schedule.tick(now)
 
-    assert sorted(t.args_kwargs["kwargs"]["game"] for t in fill_tasks()) == sorted(GAMES)
+    assert sorted(t.args_kwargs["kwargs"]["slug"] for t in fill_tasks()) == sorted(GAMES)
 
 
 def test_the_schedule_asks_again_for_a_verdict_lost_with_its_worker(
@@ -420,7 +420,7 @@ def test_difficulty_labels_follow_the_documented_rule(game: str, client: Client)
     assert (rule.easy, rule.medium) == DIFFICULTY_NODES[game]  # the solver's rule, shown
 
     def label(nodes: int, verdict: str = "solved") -> str:
-        result = SolveResult(verdict, nodes=nodes, game=rules.slug)  # type: ignore[arg-type]
+        result = SolveResult(verdict, nodes=nodes, slug=rules.slug)  # type: ignore[arg-type]
         return pools.label(result)
 
     assert label(1) == label(rule.easy) == "easy"
@@ -486,7 +486,7 @@ def test_an_empty_pools_batch_jumps_the_queue_and_a_short_ones_takes_its_turn(
 
     pools.top_up(now)
 
-    priorities = {t.args_kwargs["kwargs"]["game"]: t.priority for t in fill_tasks()}
+    priorities = {t.args_kwargs["kwargs"]["slug"]: t.priority for t in fill_tasks()}
     assert priorities["fortress"] == 0
     assert priorities["citadel"] == priorities["archway"] == pools.EMPTY_POOL_PRIORITY
     assert schedule.JOBS[0] == "games.pools.top_up"  # queued before the days of dailies

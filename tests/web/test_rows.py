@@ -14,7 +14,7 @@ from games.models import Daily, Game, PlayedMove, Player
 def full_game(player: Player, now: dt.datetime) -> Game:
     """A game whose every column holds a value, null ones included where they can."""
     daily = Daily.objects.create(
-        game="beleaguered-castle", date=dt.date(2026, 11, 22), deal=9, par=80, solution=""
+        slug="beleaguered-castle", date=dt.date(2026, 11, 22), deal=9, par=80, solution=""
     )
     game = services.game_start(
         player=player,

@@ -16,22 +16,22 @@ class Command(BaseCommand):
     help = "Search deals A..B with the solver and print the winnable ones."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("game", choices=list(GAMES))
+        parser.add_argument("slug", metavar="game", choices=list(GAMES))
         parser.add_argument("--from", dest="start", type=int, default=1)
         parser.add_argument("--to", dest="end", type=int, default=1000)
         parser.add_argument("--nodes", type=int, help="default: the game's daily budget")
 
     def handle(
-        self, *args: object, game: str, start: int, end: int, nodes: int | None, **_: object
+        self, *args: object, slug: str, start: int, end: int, nodes: int | None, **_: object
     ) -> None:
         if not 1 <= start <= end:
             self.stderr.write("--from must be at least 1 and at most --to")
             raise SystemExit(2)
-        budget = nodes or BUDGETS[game].nodes
+        budget = nodes or BUDGETS[slug].nodes
         found, times = 0, []
         for deal in range(start, end + 1):
             began = time.process_time()
-            result = solve(Board(game, deal), seconds=60, max_nodes=budget)
+            result = solve(Board(slug, deal), seconds=60, max_nodes=budget)
             times.append(time.process_time() - began)
             if result.solved:
                 found += 1

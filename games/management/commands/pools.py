@@ -16,9 +16,9 @@ class Command(BaseCommand):
     def handle(self, *args: object, **options: object) -> None:
         totals = dict(
             DealVerdict.objects.filter(pooled=True)
-            .values_list("game")
+            .values_list("slug")
             .annotate(n=Count("pk"))
-            .values_list("game", "n")
+            .values_list("slug", "n")
         )
         self.stdout.write(f"{'game':<20} {'easy':>5} {'medium':>6} {'hard':>5} {'pooled':>7}")
         for slug in GAMES:
