@@ -74,6 +74,10 @@ DAILY_LAUNCH = os.environ.get("DAILY_LAUNCH", "").strip() or None
 DAILY_MIN_HUMAN_GAP_MS = int(os.environ.get("DAILY_MIN_HUMAN_GAP_MS", "150"))
 # How many days after today the worker's schedule keeps prepared.
 DAILY_DAYS_AHEAD = int(os.environ.get("DAILY_DAYS_AHEAD", "7"))
+# Positions whose legal moves each game remembers in a process (games.rules.board): about
+# 0.7 KB each, so 2,000 is under 1.5 MB a game where the engine's default (200,000, for
+# random playouts) could reach 2.5 GB over every game.
+LEGAL_MEMO_ENTRIES = int(os.environ.get("LEGAL_MEMO_ENTRIES", "2000"))
 
 ALLOWED_HOSTS = env_list(
     "ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "testserver"] if LOCAL else []

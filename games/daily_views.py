@@ -45,7 +45,7 @@ def _day(request: HttpRequest, date: dt.date) -> HttpResponse:
     found = list(prepared.values())
     winners = leaderboard.winners_by_daily(found)
     status = leaderboard.player_status(known_player(request), found)
-    rows = [
+    cards = [
         {
             "rules": rules,
             "daily": prepared.get(slug),
@@ -59,7 +59,7 @@ def _day(request: HttpRequest, date: dt.date) -> HttpResponse:
         "date": date,
         "is_today": date == today,
         "preparing": preparing,
-        "rows": rows,
+        "cards": cards,
         "next_at": tomorrow,
         "until_next": tomorrow - now,
         "min_gap_ms": int(leaderboard.min_human_gap().total_seconds() * 1000),

@@ -147,7 +147,7 @@ def is_ranked(entry: Entry) -> bool:
     return entry.player.user_id is not None and not entry.flagged and not entry.hidden
 
 
-def own_row(daily: Daily, player: Player | None, *, now: dt.datetime) -> Standing | None:
+def own_standing(daily: Daily, player: Player | None, *, now: dt.datetime) -> Standing | None:
     """The player's entry of this daily, ranked or where it would place."""
     if player is None:
         return None

@@ -31,7 +31,7 @@ def daily_leaderboard(request: HttpRequest, date: dt.date, slug: str) -> HttpRes
     rows = leaderboard.ranking(daily, now=now)
     page = Paginator(rows, ROWS_PER_PAGE).get_page(request.GET.get("page"))
     player = known_player(request)
-    mine = leaderboard.own_row(daily, player, now=now)
+    mine = leaderboard.own_standing(daily, player, now=now)
     on_page = mine is not None and any(row.entry.pk == mine.entry.pk for row in page.object_list)
     context = {
         "daily": daily,

@@ -160,7 +160,7 @@ def after_conflict(
 def _daily_ending(game: Game, now: datetime) -> dict[str, object]:
     daily = game.daily
     assert daily is not None
-    row = leaderboard.own_row(daily, game.owner, now=now)
+    row = leaderboard.own_standing(daily, game.owner, now=now)
     players = leaderboard.winners_by_daily([daily]).get(daily.pk, 0)
     return daily_ending(
         game.slug,

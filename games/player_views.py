@@ -130,8 +130,8 @@ def my_games(request: HttpRequest) -> HttpResponse:
         else Game.objects.none()
     )
     page = Paginator(games, GAMES_PER_PAGE).get_page(request.GET.get("page"))
-    rows = [(game, thumbnail(game.position)) for game in page]
-    return render(request, "games/my_games.html", {"page": page, "rows": rows})
+    listed = [(game, thumbnail(game.position)) for game in page]
+    return render(request, "games/my_games.html", {"page": page, "listed": listed})
 
 
 @require_safe

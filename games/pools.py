@@ -36,7 +36,7 @@ from django_tasks_db.models import DBTaskResult
 from games.dealing import is_playable
 from games.models import DealChoice, DealVerdict, Game, Player
 from games.rules import GAMES, MAX_DEAL, Board, GameRules, get_game
-from games.rules.solver import DIFFICULTY_NODES, SolveResult, difficulty, solve
+from games.rules.solver import SolveResult, difficulty, solve
 from games.services import game_start
 
 logger = logging.getLogger(__name__)
@@ -46,7 +46,7 @@ Difficulty = DealVerdict.Difficulty
 
 POOL_NODES = 60_000
 """The solver's budget per pool candidate, in positions (about a second at most here; the
-budget at which ``solver.DIFFICULTY_NODES`` was measured)."""
+budget at which ``GameRules.difficulty`` was measured)."""
 VERDICT_NODES = 200_000
 """The budget for a typed deal's verdict: a player asked about this one deal."""
 SECONDS_CAP = 60.0
@@ -83,8 +83,8 @@ class DifficultyRule:
 
 
 def difficulty_rule(rules: GameRules) -> DifficultyRule:
-    easy, medium = DIFFICULTY_NODES[rules.slug]
-    return DifficultyRule(rules, easy, medium, POOL_NODES)
+    limits = rules.difficulty
+    return DifficultyRule(rules, limits.easy, limits.medium, POOL_NODES)
 
 
 def label(result: SolveResult) -> str:

@@ -85,7 +85,9 @@ class PileView:
 
 
 @dataclass
-class RowView:
+class WingRow:
+    """One row of a wings layout: a left-wing pile, the foundation between, a right-wing pile."""
+
     left: PileView | None
     middle: PileView | None
     right: PileView | None
@@ -96,7 +98,7 @@ class BoardView:
     slug: str
     layout: str
     """The screen layout's kind (``wings``, ``arch``, ``rows``), from the declaration."""
-    rows: list[RowView]
+    wing_rows: list[WingRow]
     reserves: list[PileView]
     central: list[PileView]
     foundations: list[PileView]
@@ -168,14 +170,14 @@ def board_view(
         kinds[engine_pile.kind].append(piles.get(engine_pile.name))
     tableau = kinds[PileKind.TABLEAU]
     foundations = kinds[PileKind.FOUNDATION]
-    rows: list[RowView] = []
+    wing_rows: list[WingRow] = []
     screen = rules.screen
     if isinstance(screen, Wings):
         left = screen.left
         right_wing = rules.tableau - left
         for i in range(max(left, right_wing, len(foundations))):
-            rows.append(
-                RowView(
+            wing_rows.append(
+                WingRow(
                     tableau[i] if i < left else None,
                     foundations[i] if i < len(foundations) else None,
                     tableau[left + i] if i < right_wing else None,
@@ -209,7 +211,7 @@ def board_view(
     return BoardView(
         slug=rules.slug,
         layout=screen.kind,
-        rows=rows if whole else [],
+        wing_rows=wing_rows if whole else [],
         reserves=built[PileKind.RESERVE],
         central=[] if isinstance(screen, Wings) else built[PileKind.TABLEAU],
         foundations=built[PileKind.FOUNDATION],

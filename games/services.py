@@ -2,7 +2,7 @@
 
 Each write checks the ply the sender saw, then compares and swaps the game row's version,
 so a double click or a second tab cannot store a move twice; the unique (game, ply)
-constraint backs that up. A move's row reads and writes go through ``games.rows`` (the hot
+constraint backs that up. A move's row reads and writes go through ``games.move_sql`` (the hot
 path's SQL); the rest through the ORM. Time comes in as ``now=`` so tests never patch the
 clock.
 """
@@ -20,7 +20,7 @@ from datetime import datetime, timedelta
 from django.db import IntegrityError, transaction
 from django.db.models import F
 
-from games import rows, solver_jobs
+from games import move_sql, solver_jobs
 from games.dealing import random_playable_deal
 from games.leaderboard import record_win
 from games.models import Daily, Game, PlayedMove, Player
@@ -129,7 +129,7 @@ def game_board(game: Game, *, checked: bool = False) -> Board:
 
 def game_line(game: Game) -> list[str]:
     """The notation of the game's current line, in play order."""
-    return rows.read_line(game)
+    return move_sql.read_line(game)
 
 
 def line_board(game: Game, line: Iterable[str], *, checked: bool = False) -> Board:
@@ -330,7 +330,7 @@ def _load(game_id: uuid.UUID, player_id: PlayerId, expected_ply: int | None) -> 
     Raises ``Game.DoesNotExist`` for an unknown id, ``NotOwner``, ``GameConflict`` for a
     stale ``expected_ply`` and ``IllegalMove`` for a finished game.
     """
-    game = rows.read_game(game_id)
+    game = move_sql.read_game(game_id)
     if player_id is None or game.owner_id != player_id:
         raise NotOwner("Only the player who started this game can change it")
     if expected_ply is not None and expected_ply != game.ply:
@@ -396,7 +396,7 @@ def _append(game: Game, board: Board, played: list[tuple[str, bool]], *, now: da
     if drop_redo:
         game.moves.filter(undone=True).delete()
     try:
-        rows.insert_moves(game, board.ply - len(played) + 1, played, now=now)
+        move_sql.insert_moves(game, board.ply - len(played) + 1, played, now=now)
     except IntegrityError as error:
         raise GameConflict(game, "This move was already played in another tab") from error
 
@@ -418,7 +418,7 @@ def _save(game: Game, board: Board, *, now: datetime, restart_ply: int | None = 
         game.status = Game.Status.WON
         game.finished_at = now
     game.updated_at = now
-    if not rows.swap_game(game):
+    if not move_sql.swap_game(game):
         raise GameConflict(game, "This game moved on in another tab: here is where it stands")
     transaction.on_commit(lambda: _remember(game, board))
     if won and game.daily_id is not None:

@@ -27,6 +27,20 @@ __all__ = ["Board", "RawMove"]
 
 _Legal = tuple[list[RawMove], list[Move]]
 
+_memo_entries = 200_000
+
+
+def set_legal_memo_entries(entries: int) -> None:
+    """At most how many positions' legal moves each game remembers (then it starts again).
+
+    Random play and the solver's playouts revisit most signatures, so the engine keeps many
+    (200,000 by default); a web process, whose positions come from a handful of live games,
+    needs a few thousand (``LEGAL_MEMO_ENTRIES`` in the settings), not hundreds of MB."""
+    global _memo_entries
+    if entries < 1:
+        raise ValueError(f"the legal-move memo needs at least one entry, not {entries}")
+    _memo_entries = entries
+
 
 class Board:
     """A game of one deal in progress: python-chess's ``Board`` for Castle games.
@@ -194,7 +208,7 @@ class Board:
             legal = cache.get(key)
             if legal is None:
                 raw = position.moves(by_source=True)
-                if len(cache) > 200_000:
+                if len(cache) >= _memo_entries:
                     cache.clear()
                 legal = cache[key] = (raw, [self._move(m) for m in raw])
             self._legal = legal

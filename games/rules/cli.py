@@ -14,7 +14,7 @@ from typing import TextIO
 from .board import Board
 from .deals import DEAL_DIGITS
 from .errors import RulesError
-from .record import ReplayError, play_words, split_record
+from .record import GameRecord, ReplayError, play_words, split_record
 
 
 class _Parser(argparse.ArgumentParser):
@@ -43,6 +43,9 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("slug", metavar="game")
     solve.add_argument("number", type=_deal_number)
     solve.add_argument("--seconds", type=float, default=10.0)
+    solve.add_argument(
+        "--record", action="store_true", help="print a won line as a game record to import"
+    )
     return parser
 
 
@@ -55,7 +58,7 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None) -> int
             return 0
         if args.command == "check":
             return _check(args.slug, args.number, args.file, out)
-        return _solve(args.slug, args.number, args.seconds, out)
+        return _solve(args.slug, args.number, args.seconds, out, record=args.record)
     except RulesError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
@@ -90,14 +93,19 @@ def _read(path: str) -> str:
         return handle.read()
 
 
-def _solve(slug: str, number: int, seconds: float, out: TextIO) -> int:
+def _solve(slug: str, number: int, seconds: float, out: TextIO, *, record: bool) -> int:
     if not 0 < seconds <= 3600:
         print("error: --seconds must be more than 0 and at most 3600", file=sys.stderr)
         return 2
     from .solver import solve
 
-    result = solve(Board(slug, number), seconds=seconds)
-    if result.solved:
+    board = Board(slug, number)
+    result = solve(board, seconds=seconds)
+    if result.solved and record:
+        for move in result.moves:
+            board.push(move)
+        out.write(GameRecord.from_board(board).to_text())
+    elif result.solved:
         out.write(f"solved in {len(result.moves)} moves\n")
         out.writelines(f"{move.notation()}\n" for move in result.moves)
     else:

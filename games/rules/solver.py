@@ -897,43 +897,13 @@ def _permutation(later: Sequence[bytes], earlier: Sequence[bytes]) -> dict[int, 
 
 Difficulty = Literal["easy", "medium", "hard"]
 
-DIFFICULTY_NODES: Final[dict[str, tuple[int, int]]] = {
-    "beleaguered-castle": (518, 2_038),
-    "citadel": (99, 335),
-    "streets-and-alleys": (966, 7_914),
-    "fortress": (141, 392),
-    "chessboard": (189, 645),
-    "archway": (44, 271),
-    "castles-in-spain": (69, 117),
-    "somerset": (858, 3_648),
-    "morehead": (209, 560),
-    "siegecraft": (178, 559),
-    "stronghold": (416, 1_552),
-    "private-lane": (188, 719),
-    "ten-by-one": (111, 472),
-    "bastion": (75, 229),
-    # Provisional: only 3 of deals 1-9 were won at 60,000 positions (1,182, 1,817, 8,006).
-    "selective-castle": (1_200, 2_000),
-    # Quick measures over deals 1-40 only: 19 won (12 unsolvable, 9 unknown) for Penelope's
-    # Web, 36 won (3 unsolvable, 1 unknown) for Exiled Kings.
-    "penelopes-web": (150, 5_732),
-    "exiled-kings": (60, 132),
-}
-"""Per game: the most positions an *easy* deal, then a *medium* one, takes the solver to
-win. Measured (November 2026) as the tertiles of ``SolveResult.nodes`` over the deals the
-solver won among deals 1-150 at ``max_nodes=60_000``: 94 won for Beleaguered Castle, 130
-for Citadel, 64 for Streets and Alleys, 23 for Fortress, 104 for Chessboard; Archway over
-its nine winnable deals of 1-20,000 (30 to 8,216 positions). The family games over deals
-1-200 at ``max_nodes=60_000``: 182 won for Castles in Spain, 113 for Somerset, 188 for
-Morehead, 193 for Siegecraft, 185 for Stronghold, 198 for Private Lane, 161 for Ten by One,
-167 for Bastion."""
-
 
 def difficulty(stats: SolveStats) -> Difficulty:
     """The label of a solved deal, from the positions the solver searched to win it.
 
-    The rule: with ``(easy, medium) = DIFFICULTY_NODES[stats.slug]``, a deal is *easy* when
-    ``stats.nodes <= easy``, *medium* when ``stats.nodes <= medium``, else *hard*. Search
+    The rule: with the limits of the game's declaration (``GameRules.difficulty``), a deal
+    is *easy* when ``stats.nodes <= easy``, *medium* when ``stats.nodes <= medium``, else
+    *hard*. Search
     effort is what separates the deals: a deal whose winning line the heuristic search
     walks straight into is one a player finds too, while one that needed hundreds of
     thousands of positions hides its line behind many tempting dead ends. The thresholds
@@ -944,10 +914,10 @@ def difficulty(stats: SolveStats) -> Difficulty:
     >>> difficulty(SolveStats("beleaguered-castle", nodes=10, length=80))
     'easy'
     """
-    easy, medium = DIFFICULTY_NODES[stats.slug]
-    if stats.nodes <= easy:
+    limits = get_game(stats.slug).difficulty
+    if stats.nodes <= limits.easy:
         return "easy"
-    if stats.nodes <= medium:
+    if stats.nodes <= limits.medium:
         return "medium"
     return "hard"
 

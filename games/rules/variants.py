@@ -1,13 +1,14 @@
 """One declarative definition per game; :class:`games.rules.Board` does the rest.
 
-A reader finds a game's whole rule set in its block at the bottom of this file. Adding a
-Castle-family game is one more :class:`GameRules` here.
+A reader finds a game's whole rule set in its block at the bottom of this file, a family game
+as what it changes in its parent. Adding a Castle-family game is one more :class:`GameRules`
+here (with its rules page and golden files).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Literal
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
 
 from .building import (
     AlternateColourDown,
@@ -126,6 +127,26 @@ Screen = Wings | Arch | Rows
 """How the page lays a game out: part of its declaration."""
 
 
+@dataclass(frozen=True)
+class DifficultyLimits:
+    """How the solver labels a deal it won (``solver.difficulty``): *easy* when winning it
+    took at most ``easy`` positions, *medium* at most ``medium``, else *hard*.
+
+    Each game's limits are the tertiles of ``SolveResult.nodes`` over the deals the solver
+    won among its first deals at ``max_nodes=60_000`` (November 2026), so each label takes
+    about a third of the winnable deals: deals 1-150 for the first five classics (94 won for
+    Beleaguered Castle, 130 for Citadel, 64 for Streets and Alleys, 23 for Fortress, 104 for
+    Chessboard), Archway's nine winnable deals of 1-20,000 (30 to 8,216 positions), and
+    deals 1-200 for the family games (the count won is beside each declaration)."""
+
+    easy: int
+    medium: int
+
+    def __post_init__(self) -> None:
+        if not 0 < self.easy <= self.medium:
+            raise ValueError(f"difficulty limits must rise: {self.easy}, {self.medium}")
+
+
 def _suited(**kwargs: object) -> tuple[FoundationRule, ...]:
     return tuple(FoundationRule(suit, **kwargs) for suit in (CLUBS, DIAMONDS, HEARTS, SPADES))  # type: ignore[arg-type]
 
@@ -142,6 +163,8 @@ class GameRules:
     foundations: tuple[FoundationRule, ...]
     build: Build
     deal: Deal
+    difficulty: DifficultyLimits
+    """Where the solver's effort splits easy, medium and hard deals; measured per game."""
     decks: int = 1
     reserves: int = 0
     """Reserve piles, one per rank from ace up (Archway: 13); every card of one is
@@ -205,6 +228,12 @@ class GameRules:
         return options
 
 
+def _variant(parent: GameRules, **changes: Any) -> GameRules:
+    """A game declared by what it changes in ``parent`` (Stronghold: Streets and Alleys with
+    one free cell). Its names, options and PySolFC number are its own, never inherited."""
+    return replace(parent, **{"aliases": (), "options": (), "pysolfc_id": None, **changes})
+
+
 BELEAGUERED_CASTLE = GameRules(
     slug="beleaguered-castle",
     name="Beleaguered Castle",
@@ -214,6 +243,7 @@ BELEAGUERED_CASTLE = GameRules(
     foundations=_suited(dealt=True),
     build=DownAnySuit(),
     deal=Deal(rounds=6),
+    difficulty=DifficultyLimits(easy=518, medium=2_038),
     options=(TAKE_BACK,),
     aliases=("beleaguered-fortress",),
     pysolfc_id=34,
@@ -228,6 +258,7 @@ CITADEL = GameRules(
     foundations=_suited(dealt=True),
     build=DownAnySuit(),
     deal=Deal(rounds=6, to_foundations=True),
+    difficulty=DifficultyLimits(easy=99, medium=335),
     pysolfc_id=145,
 )
 
@@ -240,6 +271,7 @@ STREETS_AND_ALLEYS = GameRules(
     foundations=_suited(),
     build=DownAnySuit(),
     deal=Deal(rounds=6, extra_to=(0, 1, 2, 3)),
+    difficulty=DifficultyLimits(easy=966, medium=7_914),
     pysolfc_id=146,
 )
 
@@ -252,6 +284,7 @@ FORTRESS = GameRules(
     foundations=_suited(),
     build=SameSuitUpOrDown(wrap=False),
     deal=Deal(rounds=5, extra_to=(0, 5)),
+    difficulty=DifficultyLimits(easy=141, medium=392),
 )
 
 CHESSBOARD = GameRules(
@@ -263,6 +296,7 @@ CHESSBOARD = GameRules(
     foundations=_suited(first_rank=None, wrap=True),
     build=SameSuitUpOrDown(wrap=True),
     deal=Deal(rounds=5, extra_to=(0, 5)),
+    difficulty=DifficultyLimits(easy=189, medium=645),
 )
 
 ARCHWAY = GameRules(
@@ -274,6 +308,7 @@ ARCHWAY = GameRules(
     foundations=_suited(dealt=True) + _suited(step=-1, first_rank=KING, dealt=True),
     build=NoBuilding(),
     deal=Deal(rounds=12, rest_to_reserves=True),
+    difficulty=DifficultyLimits(easy=44, medium=271),
     decks=2,
     reserves=13,
 )
@@ -289,6 +324,7 @@ CASTLES_IN_SPAIN = GameRules(
     foundations=_suited(),
     build=AlternateColourDown(),
     deal=Deal(rounds=4),
+    difficulty=DifficultyLimits(easy=69, medium=117),  # 182 of deals 1-200 won
     group="other",
     pysolfc_id=83,
 )
@@ -302,77 +338,68 @@ SOMERSET = GameRules(
     foundations=_suited(),
     build=AlternateColourDown(),
     deal=Deal(rounds=8, round_starts=(0, 1, 2, 3, 4, 5, 6, 7)),
+    difficulty=DifficultyLimits(easy=858, medium=3_648),  # 113 of deals 1-200 won
     group="other",
     pysolfc_id=215,
 )
 
-MOREHEAD = GameRules(
+MOREHEAD = _variant(
+    SOMERSET,
     slug="morehead",
     name="Morehead",
     summary="Somerset where a card goes on any suit but its own.",
-    tableau=10,
-    screen=Wings(left=5),
-    foundations=_suited(),
     build=OtherSuitDown(),
-    deal=Deal(rounds=8, round_starts=(0, 1, 2, 3, 4, 5, 6, 7)),
-    group="other",
+    difficulty=DifficultyLimits(easy=209, medium=560),  # 188 of deals 1-200 won
     pysolfc_id=362,
 )
 
 # -- Free cells ------------------------------------------------------------------------------
 
-SIEGECRAFT = GameRules(
+SIEGECRAFT = _variant(
+    BELEAGUERED_CASTLE,
     slug="siegecraft",
     name="Siegecraft",
     summary="Beleaguered Castle with one free cell: park a card, free another.",
-    tableau=8,
     screen=Rows(),
-    foundations=_suited(dealt=True),
-    build=DownAnySuit(),
-    deal=Deal(rounds=6),
+    difficulty=DifficultyLimits(easy=178, medium=559),  # 193 of deals 1-200 won
     cells=1,
     group="free-cells",
     pysolfc_id=831,
 )
 
-STRONGHOLD = GameRules(
+STRONGHOLD = _variant(
+    STREETS_AND_ALLEYS,
     slug="stronghold",
     name="Stronghold",
     summary="Streets and Alleys with one free cell.",
-    tableau=8,
     screen=Rows(),
-    foundations=_suited(),
-    build=DownAnySuit(),
-    deal=Deal(rounds=6, extra_to=(0, 1, 2, 3)),
+    difficulty=DifficultyLimits(easy=416, medium=1_552),  # 185 of deals 1-200 won
     cells=1,
     group="free-cells",
     pysolfc_id=300,
 )
 
-PRIVATE_LANE = GameRules(
+PRIVATE_LANE = _variant(
+    STREETS_AND_ALLEYS,
     slug="private-lane",
     name="Private Lane",
     summary="Streets and Alleys with two free cells.",
-    tableau=8,
     screen=Rows(),
-    foundations=_suited(),
-    build=DownAnySuit(),
-    deal=Deal(rounds=6, extra_to=(0, 1, 2, 3)),
+    difficulty=DifficultyLimits(easy=188, medium=719),  # 198 of deals 1-200 won
     cells=2,
     aliases=("fastness",),
     group="free-cells",
     pysolfc_id=301,
 )
 
-TEN_BY_ONE = GameRules(
+TEN_BY_ONE = _variant(
+    FORTRESS,
     slug="ten-by-one",
     name="Ten by One",
     summary="Fortress with one free cell; build up or down in suit.",
-    tableau=10,
     screen=Rows(),
-    foundations=_suited(),
-    build=SameSuitUpOrDown(wrap=False),
     deal=Deal(rounds=5, extra_to=(0, 1)),
+    difficulty=DifficultyLimits(easy=111, medium=472),  # 161 of deals 1-200 won
     cells=1,
     group="free-cells",
     pysolfc_id=325,
@@ -387,35 +414,32 @@ BASTION = GameRules(
     foundations=_suited(),
     build=SameSuitUpOrDown(wrap=False),
     deal=Deal(rounds=5, to_cells=2),
+    difficulty=DifficultyLimits(easy=75, medium=229),  # 167 of deals 1-200 won
     cells=2,
     group="free-cells",
     pysolfc_id=324,
 )
 
-SELECTIVE_CASTLE = GameRules(
+SELECTIVE_CASTLE = _variant(
+    STREETS_AND_ALLEYS,
     slug="selective-castle",
     name="Selective Castle",
     summary="Streets and Alleys with a base rank you choose, as in Chessboard; ranks wrap.",
-    tableau=8,
-    screen=Wings(left=4),
     foundations=_suited(first_rank=None, wrap=True),
     build=DownAnySuit(wrap=True),
-    deal=Deal(rounds=6, extra_to=(0, 1, 2, 3)),
+    difficulty=DifficultyLimits(easy=1_200, medium=2_000),  # provisional: 3 of deals 1-9 won
     group="other",
     pysolfc_id=524,
 )
 
 # -- Only kings fill a space ---------------------------------------------------------------
 
-PENELOPES_WEB = GameRules(
+PENELOPES_WEB = _variant(
+    STREETS_AND_ALLEYS,
     slug="penelopes-web",
     name="Penelope's Web",
     summary="Streets and Alleys where runs move whole and only a king fills a space.",
-    tableau=8,
-    screen=Wings(left=4),
-    foundations=_suited(),
-    build=DownAnySuit(),
-    deal=Deal(rounds=6, extra_to=(0, 1, 2, 3)),
+    difficulty=DifficultyLimits(easy=330, medium=2_757),  # 114 of deals 1-200 won
     kings_only=True,
     runs=True,
     run_limit="any",
@@ -423,15 +447,12 @@ PENELOPES_WEB = GameRules(
     pysolfc_id=665,
 )
 
-EXILED_KINGS = GameRules(
+EXILED_KINGS = _variant(
+    CITADEL,
     slug="exiled-kings",
     name="Exiled Kings",
     summary="Citadel where runs move whole and only a king fills a space.",
-    tableau=8,
-    screen=Wings(left=4),
-    foundations=_suited(dealt=True),
-    build=DownAnySuit(),
-    deal=Deal(rounds=6, to_foundations=True),
+    difficulty=DifficultyLimits(easy=50, medium=130),  # 179 of deals 1-200 won
     kings_only=True,
     runs=True,
     run_limit="any",

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from pathlib import Path
 
 from hypothesis import strategies as st
 
-from games.rules import GAMES, Board, get_game
+from games.rules import GAMES, Board, GameRecord, Move, get_game
 from games.rules.cards import ALL_CARDS, parse_cards
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -61,6 +62,55 @@ def board_from(
 
 def golden_layout(game: str, number: int) -> str:
     return (GOLDEN / f"{game}-{number}.txt").read_text()
+
+
+def won_record(slug: str) -> GameRecord:
+    """The game's pinned winning line: ``golden/<slug>-won.txt``, a game record made with
+    ``python -m games.rules solve --record`` on a deal the solver wins within the pool's
+    budget (60,000 positions)."""
+    path = GOLDEN / f"{slug}-won.txt"
+    assert path.exists(), f"{slug} has no winning line: make {path} with solve --record"
+    return GameRecord.from_text(path.read_text())
+
+
+WON_DEALS = {slug: won_record(slug).deal for slug in GAME_SLUGS}
+"""A deal of each game the solver wins within the pool's budget, from its golden line."""
+
+
+def exhaustive(board: Board, limit: int | None = None) -> str:
+    """Depth-first over every legal move with the engine alone (no pruning, no auto-play,
+    keys with piles in place): ``solved`` or ``unsolvable``, or ``unknown`` past ``limit``
+    positions. The truth the solver's verdicts are checked against."""
+    board = board.copy(stack=False)
+    seen = {board.position_key()}
+    stack = [iter(board.raw_legal_moves())]
+    while stack:
+        for raw in stack[-1]:
+            board.push(raw)
+            key = board.position_key()
+            if key in seen:
+                board.pop()
+                continue
+            seen.add(key)
+            if board.is_won():
+                return "solved"
+            if limit is not None and len(seen) > limit:
+                return "unknown"
+            stack.append(iter(board.raw_legal_moves()))
+            break
+        else:
+            stack.pop()
+            if stack:
+                board.pop()
+    return "unsolvable"
+
+
+def replays_to_win(board: Board, moves: Iterable[Move]) -> bool:
+    """Whether ``moves`` are legal from ``board``, one by one, and end in a win."""
+    replay = board.copy()
+    for move in moves:
+        replay.play(move)  # raises IllegalMove on any illegal move
+    return replay.is_won()
 
 
 def all_cards(board: Board) -> Counter[int]:

@@ -10,7 +10,7 @@ import pytest
 from games.rules import Board
 from games.rules.solver import Techniques, solve
 
-from .test_solver import engine_search, replays_to_win
+from .helpers import exhaustive, replays_to_win
 
 WINNABLE = [465, 783]
 """The only winnable Archway deals of 1-4,000 (an exhaustive search found these two)."""
@@ -63,7 +63,7 @@ def test_verdicts_agree_with_the_engines_exhaustive_search() -> None:
     verdicts = set()
     for _ in range(60):
         board = Board.from_layout(random_endgame(rng))
-        expected = engine_search(board)
+        expected = exhaustive(board)
         assert solve(board).verdict == expected, board.layout()
         verdicts.add(expected)
     assert verdicts == {"solved", "unsolvable"}

@@ -15,7 +15,8 @@ from games.rules.solver import solve
 from games.rules.tables import rule_book
 from games.rules.variants import BELEAGUERED_CASTLE, STREETS_AND_ALLEYS, GameRules
 
-from .test_verdicts import endgame, exhaustive
+from .helpers import exhaustive
+from .test_verdicts import endgame
 
 CELLS = replace(BELEAGUERED_CASTLE, slug="castle-with-cells", options=(), cells=2)
 KINGS = replace(STREETS_AND_ALLEYS, slug="kings-only-alleys", kings_only=True)
@@ -91,12 +92,12 @@ def test_the_solver_uses_free_cells_and_finds_when_they_decide_the_game() -> Non
     the win with the cell and proves the loss without it, as an exhaustive search does."""
     for seed in range(200):
         without = endgame("beleaguered-castle", seed, left=12, piles=3)
-        if exhaustive(without) != "unsolvable":
+        if exhaustive(without, limit=400_000) != "unsolvable":
             continue
         layout = without.layout_value()
         rules = replace(without.rules, cells=1)
         with_cell = Board(rules, 1, layout=replace(layout, cells=((),)))
-        if exhaustive(with_cell) == "solved":
+        if exhaustive(with_cell, limit=400_000) == "solved":
             break
     else:
         pytest.fail("no endgame that a free cell decides")
@@ -241,7 +242,7 @@ def test_the_solver_agrees_with_an_exhaustive_search_on_every_axis(
         rules = replace(plain.rules, **axis)
         layout = replace(plain.layout_value(), cells=tuple(() for _ in range(rules.cells)))
         board = Board(rules, 1, layout=layout)
-        truth = exhaustive(board)
+        truth = exhaustive(board, limit=400_000)
         if truth == "unknown":
             continue
         assert solve(board, seconds=10).verdict == truth, f"{axis} endgame {seed}"

@@ -10,10 +10,9 @@ from dataclasses import replace
 
 import pytest
 
-from games.rules import GAMES, Board, Move
+from games.rules import GAMES, Board
 from games.rules.cli import main
 from games.rules.solver import (
-    DIFFICULTY_NODES,
     SolveStats,
     Techniques,
     _Search,
@@ -22,6 +21,8 @@ from games.rules.solver import (
     hint,
     solve,
 )
+
+from .helpers import exhaustive, replays_to_win
 
 # Deals each solved in well under 2 s (pinned: the deals never change).
 SOLVABLE = [
@@ -49,36 +50,6 @@ UNSOLVABLE = [
 
 HARD = ("streets-and-alleys", 4)
 """A deal no scan decides in a fraction of a second."""
-
-
-def replays_to_win(board: Board, moves: list[Move]) -> bool:
-    replay = board.copy()
-    for move in moves:
-        replay.play(move)  # raises IllegalMove on any illegal move
-    return replay.is_won()
-
-
-def engine_search(board: Board) -> str:
-    """Exhaustive search with the engine alone: no pruning, no auto-play, plain keys."""
-    board = board.copy()
-    seen = {board.position_key()}
-    stack = [iter(board.raw_legal_moves())]
-    while stack:
-        for raw in stack[-1]:
-            board.push(raw)
-            if board.position_key() in seen:
-                board.pop()
-                continue
-            seen.add(board.position_key())
-            if board.is_won():
-                return "solved"
-            stack.append(iter(board.raw_legal_moves()))
-            break
-        else:
-            stack.pop()
-            if stack:
-                board.pop()
-    return "unsolvable"
 
 
 def layout(game: str, foundations: list[str], tableau: list[str], reserves: int = 0) -> str:
@@ -141,7 +112,7 @@ def test_won_position_is_solved_in_no_moves() -> None:
 def test_unsolvable_agrees_with_the_engines_own_exhaustive_search(game: str, deal: int) -> None:
     board = Board(game, deal)
     assert solve(board, seconds=10).verdict == "unsolvable"
-    assert engine_search(board) == "unsolvable"
+    assert exhaustive(board) == "unsolvable"
 
 
 def test_take_back_games_are_solved_and_proved_with_take_back_moves() -> None:
@@ -151,7 +122,7 @@ def test_take_back_games_are_solved_and_proved_with_take_back_moves() -> None:
     assert replays_to_win(board, result.moves)
     lost = Board("beleaguered-castle", 3, options=["take-back"])
     assert solve(lost, seconds=5).verdict == "unsolvable"
-    assert engine_search(lost) == "unsolvable"
+    assert exhaustive(lost) == "unsolvable"
 
 
 def test_every_scan_alone_proves_the_same_verdict() -> None:
@@ -213,7 +184,7 @@ def test_fortress_position_with_every_seven_buried_is_unsolvable(game: str) -> N
     ]  # fmt: skip
     board = Board.from_layout(layout(game, [run(s, "6") for s in "CDHS"], tableau))
     assert solve(board, seconds=5).verdict == "unsolvable"
-    assert engine_search(board) == "unsolvable"
+    assert exhaustive(board) == "unsolvable"
 
 
 @pytest.mark.parametrize("game", ["fortress", "chessboard"])
@@ -244,7 +215,7 @@ def archway_layout(tableau: list[str]) -> str:
 def test_archway_position_with_both_sixes_and_eights_buried_is_unsolvable() -> None:
     board = Board.from_layout(archway_layout(["6S 7S", "6S 7S", "8S AS", "8S 2S"]))
     assert solve(board, seconds=5).verdict == "unsolvable"
-    assert engine_search(board) == "unsolvable"
+    assert exhaustive(board) == "unsolvable"
 
 
 def test_archway_position_with_a_six_on_top_is_solved() -> None:
@@ -425,9 +396,9 @@ def test_stats_of_a_solved_deal_and_none_otherwise() -> None:
     assert solve(Board("beleaguered-castle", 3)).stats is None
 
 
-@pytest.mark.parametrize("game", sorted(DIFFICULTY_NODES))
-def test_difficulty_follows_the_documented_thresholds(game: str) -> None:
-    easy, medium = DIFFICULTY_NODES[game]
+@pytest.mark.parametrize("game", list(GAMES))
+def test_difficulty_follows_the_declared_limits(game: str) -> None:
+    easy, medium = GAMES[game].difficulty.easy, GAMES[game].difficulty.medium
     assert 0 < easy < medium
     label = {n: difficulty(SolveStats(game, n, 90)) for n in (0, easy, easy + 1, medium)}
     assert label == {0: "easy", easy: "easy", easy + 1: "medium", medium: "medium"}

@@ -10,7 +10,7 @@ import pytest
 from games.rules import Board
 from games.rules.solver import Techniques, solve
 
-from .test_solver import engine_search, replays_to_win
+from .helpers import exhaustive, replays_to_win
 
 RANKS = "A23456789TJQK"
 
@@ -65,7 +65,7 @@ def test_every_variant_proves_what_the_engines_exhaustive_search_proves(
     left: int, seed: int
 ) -> None:
     board = endgame("beleaguered-castle", seed, left)
-    assert engine_search(board) == "unsolvable"
+    assert exhaustive(board) == "unsolvable"
     for name, techniques in VARIANTS.items():
         assert solve(board, seconds=60, techniques=techniques).verdict == "unsolvable", name
 

@@ -15,34 +15,9 @@ from games.rules.cards import CARD_BY_CODE, Card
 from games.rules.solver import solve
 from games.rules.tables import rule_book
 
+from .helpers import exhaustive
+
 SINGLE_DECK = [slug for slug, rules in GAMES.items() if rules.decks == 1]
-
-
-def exhaustive(board: Board, limit: int = 400_000) -> str:
-    """Depth-first over every legal move, no pruning, no auto-play, keys with piles in
-    place: ``solved`` or ``unsolvable`` (or ``unknown`` past ``limit`` positions)."""
-    board = board.copy(stack=False)
-    seen = {board.position_key()}
-    stack = [iter(board.raw_legal_moves())]
-    while stack:
-        for raw in stack[-1]:
-            board.push(raw)
-            key = board.position_key()
-            if key in seen:
-                board.pop()
-                continue
-            seen.add(key)
-            if board.is_won():
-                return "solved"
-            if len(seen) > limit:
-                return "unknown"
-            stack.append(iter(board.raw_legal_moves()))
-            break
-        else:
-            stack.pop()
-            if stack:
-                board.pop()
-    return "unsolvable"
 
 
 def endgame(game: str, seed: int, left: int, piles: int) -> Board:
@@ -91,7 +66,7 @@ def test_the_solver_and_an_exhaustive_search_agree_on_small_endgames(game: str) 
         # Each free cell holds a card: more cards keep some endgames unwinnable.
         left = (12 if piles == 3 else 16) + 4 * get_game(game).cells
         board = endgame(game, seed, left=left, piles=piles)
-        truth = exhaustive(board)
+        truth = exhaustive(board, limit=400_000)
         if truth == "unknown":
             continue
         verdict = solve(board, seconds=10).verdict

@@ -63,7 +63,7 @@ def test_a_move_builds_the_views_of_only_the_piles_it_sends(
     assert {"t3", "t6"} <= sent
     view = response.context["view"]
     assert set(view.piles) == sent
-    assert view.rows == [] and view.foundations == []
+    assert view.wing_rows == [] and view.foundations == []
 
 
 def test_the_controls_are_left_out_when_the_script_already_shows_them(

@@ -16,7 +16,7 @@ from games import presentation, services
 from games.models import Game
 from games.rules import GAMES, Board, GameRules
 from games.rules.building import DownAnySuit
-from games.rules.variants import Deal, Rows, _suited
+from games.rules.variants import Deal, DifficultyLimits, Rows, _suited
 
 HX = {"HX-Request": "true"}
 
@@ -29,6 +29,7 @@ CASTLE_ROW = GameRules(
     foundations=_suited(),
     build=DownAnySuit(),
     deal=Deal(rounds=4),
+    difficulty=DifficultyLimits(easy=100, medium=1_000),
 )
 """Declared here only: the engine, the views and the templates must need nothing else."""
 

@@ -17,30 +17,11 @@ from django_tasks_db.models import DBTaskResult
 from games import dealing, pools, schedule
 from games.models import DealChoice, DealVerdict, Game, Player
 from games.rules import GAMES, Board, get_game
-from games.rules.solver import DIFFICULTY_NODES, SolveResult, SolveStats, difficulty, solve
+from games.rules.solver import SolveResult, SolveStats, difficulty, solve
+from tests.rules.helpers import WON_DEALS
 
 pytestmark = pytest.mark.django_db
 
-WINNABLE = {
-    "beleaguered-castle": 2,
-    "citadel": 2,
-    "streets-and-alleys": 8,
-    "fortress": 3,
-    "chessboard": 2,
-    "archway": 783,
-    "castles-in-spain": 1,
-    "somerset": 2,
-    "morehead": 1,
-    "siegecraft": 2,
-    "stronghold": 2,
-    "private-lane": 2,
-    "ten-by-one": 2,
-    "bastion": 2,
-    "selective-castle": 3,
-    "penelopes-web": 8,
-    "exiled-kings": 1,
-}
-"""A deal of each game the solver wins within the pool's budget."""
 DEAD_FORTRESS = [26, 34, 46, 60]
 """Fortress deals with no legal move once the opening auto-play is done."""
 
@@ -100,12 +81,12 @@ def fill_tasks(game: str | None = None) -> list[DBTaskResult]:
 def test_new_game_deals_a_pooled_deal_whose_proof_replays_to_a_win(
     game: str, pool: Callable[..., DealVerdict], owner_client: Client, no_solver: Callable[[], None]
 ) -> None:
-    pool(game, WINNABLE[game])
+    pool(game, WON_DEALS[game])
     no_solver()
 
     dealt = started(owner_client, f"/play/{game}/")
 
-    assert dealt.deal == WINNABLE[game]
+    assert dealt.deal == WON_DEALS[game]
     proof = DealVerdict.objects.get(slug=game, deal=dealt.deal)
     assert proof.verdict == "winnable" and proof.dealt == 1 and proof.pooled
     assert replays_to_a_win(game, dealt.deal, proof.line)
@@ -417,7 +398,7 @@ def test_the_schedule_asks_again_for_a_verdict_lost_with_its_worker(
 def test_difficulty_labels_follow_the_documented_rule(game: str, client: Client) -> None:
     rules = get_game(game)
     rule = pools.difficulty_rule(rules)
-    assert (rule.easy, rule.medium) == DIFFICULTY_NODES[game]  # the solver's rule, shown
+    assert (rule.easy, rule.medium) == (rules.difficulty.easy, rules.difficulty.medium)
 
     def label(nodes: int, verdict: str = "solved") -> str:
         result = SolveResult(verdict, nodes=nodes, slug=rules.slug)  # type: ignore[arg-type]

@@ -6,7 +6,7 @@ import uuid
 import pytest
 from django.db import IntegrityError, transaction
 
-from games import rows, services
+from games import move_sql, services
 from games.models import Daily, Game, PlayedMove, Player
 
 
@@ -40,7 +40,7 @@ def columns(game: Game) -> dict[str, object]:
 
 
 def test_read_game_reads_every_column_as_the_orm_does(full_game: Game) -> None:
-    read = rows.read_game(full_game.pk)
+    read = move_sql.read_game(full_game.pk)
 
     assert columns(read) == columns(Game.objects.get(pk=full_game.pk))
     assert read.options == ["take-back"] and read.daily_id is not None
@@ -48,24 +48,24 @@ def test_read_game_reads_every_column_as_the_orm_does(full_game: Game) -> None:
 
 
 def test_read_game_takes_the_id_as_text_too(full_game: Game) -> None:
-    assert rows.read_game(str(full_game.pk)).pk == full_game.pk
+    assert move_sql.read_game(str(full_game.pk)).pk == full_game.pk
 
 
 @pytest.mark.parametrize("game_id", [uuid.uuid4(), "not-a-game-id", ""])
 def test_read_game_of_no_game_raises_does_not_exist(db: None, game_id: object) -> None:
     with pytest.raises(Game.DoesNotExist):
-        rows.read_game(game_id)  # type: ignore[arg-type]
+        move_sql.read_game(game_id)  # type: ignore[arg-type]
 
 
 def test_swap_game_writes_the_changes_and_bumps_the_version(
     full_game: Game, now: dt.datetime
 ) -> None:
-    game = rows.read_game(full_game.pk)
+    game = move_sql.read_game(full_game.pk)
     version = game.version
     game.ply, game.position, game.status = 7, "somewhere", Game.Status.WON
     game.elapsed, game.active_at, game.restart_ply = dt.timedelta(seconds=90), now, None
 
-    assert rows.swap_game(game)
+    assert move_sql.swap_game(game)
 
     stored = Game.objects.get(pk=game.pk)
     assert game.version == stored.version == version + 1
@@ -79,12 +79,12 @@ def test_swap_game_writes_the_changes_and_bumps_the_version(
 
 
 def test_swap_game_at_a_stale_version_writes_nothing(full_game: Game) -> None:
-    first, second = rows.read_game(full_game.pk), rows.read_game(full_game.pk)
+    first, second = move_sql.read_game(full_game.pk), move_sql.read_game(full_game.pk)
     first.ply = 1
-    assert rows.swap_game(first)
+    assert move_sql.swap_game(first)
 
     second.ply = 2
-    assert not rows.swap_game(second)
+    assert not move_sql.swap_game(second)
 
     stored = Game.objects.get(pk=full_game.pk)
     assert (stored.ply, stored.version) == (1, first.version)
@@ -95,7 +95,7 @@ def test_insert_moves_appends_rows_and_read_line_returns_the_current_line(
     game: Game, now: dt.datetime
 ) -> None:
     with transaction.atomic():
-        rows.insert_moves(game, 1, [("t3-t6", False), ("t7-f3", True)], now=now)
+        move_sql.insert_moves(game, 1, [("t3-t6", False), ("t7-f3", True)], now=now)
     PlayedMove.objects.create(game=game, ply=3, notation="t1-t2", undone=True)
 
     stored = list(game.moves.values_list("ply", "notation", "auto", "undone"))
@@ -105,16 +105,16 @@ def test_insert_moves_appends_rows_and_read_line_returns_the_current_line(
         (3, "t1-t2", False, True),
     ]
     assert list(game.moves.filter(ply__lte=2).values_list("played_at", flat=True)) == [now, now]
-    assert rows.read_line(game) == ["t3-t6", "t7-f3"]
+    assert move_sql.read_line(game) == ["t3-t6", "t7-f3"]
 
 
 def test_insert_moves_refuses_a_taken_ply(game: Game, now: dt.datetime) -> None:
-    rows.insert_moves(game, 1, [("t3-t6", False)], now=now)
+    move_sql.insert_moves(game, 1, [("t3-t6", False)], now=now)
 
     with pytest.raises(IntegrityError), transaction.atomic():
-        rows.insert_moves(game, 1, [("t7-f3", False)], now=now)
+        move_sql.insert_moves(game, 1, [("t7-f3", False)], now=now)
 
-    assert rows.read_line(game) == ["t3-t6"]
+    assert move_sql.read_line(game) == ["t3-t6"]
 
 
 def test_a_server_that_did_not_serve_the_last_move_replays_the_same_board(
