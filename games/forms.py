@@ -58,8 +58,20 @@ class ActionForm(_Form):
 
 
 class MoveForm(ActionForm):
-    move = forms.CharField(max_length=16, strip=True)
+    """A move: ``move`` in notation (the page's buttons, which work without JavaScript), or
+    the selected card ``select`` and the pile it goes ``to`` (the board script, which
+    writes no notation: the engine reads the pair, ``Board.selected_move``). Beside a
+    ``move``, ``select`` is the selection to keep should the move be refused."""
+
+    move = forms.CharField(max_length=16, strip=True, required=False)
     select = forms.CharField(max_length=8, required=False)
+    to = forms.CharField(max_length=4, required=False)
+
+    def clean(self) -> dict[str, object]:
+        data = super().clean() or {}
+        if not data.get("move") and not (data.get("select") and data.get("to")):
+            raise forms.ValidationError("Name a move, or a selected card and where it goes.")
+        return data
 
     def selection(self) -> str | None:
         return self.cleaned_data.get("select") or None

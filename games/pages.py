@@ -104,7 +104,7 @@ def after_action(outcome: Outcome, *, kind: str, viewer: uuid.UUID | None, now: 
         page["changed"] = list(view.piles.values())
     else:
         page["changed"] = touched_piles(view, outcome.board, outcome.played, back=outcome.back)
-    page |= {"played": outcome.played, "back": outcome.back}
+    page |= {"played": outcome.played, "back": outcome.back, "whole_counter": kind != "move"}
     return page
 
 
@@ -129,7 +129,7 @@ def after_hint(
     destination plays it."""
     message, bad_news = hint_message(board, answer)
     move = answer.move
-    selected = None if partial or move is None else move.selection
+    selected = None if partial or move is None else board.selection(move)
     played = [move.notation()] if move else []
     page = game_page(
         game,
@@ -154,6 +154,7 @@ def after_conflict(
     response: every pile."""
     page = game_page(game, board, viewer=viewer, now=now, message=message)
     page["changed"] = list(page["view"].piles.values())
+    page["whole_counter"] = True
     return page
 
 
@@ -174,12 +175,12 @@ def _daily_ending(game: Game, now: datetime) -> dict[str, object]:
 
 def _clock(game: Game, now: datetime) -> dict[str, int] | None:
     """What the page's clock (static/js/clock.js) needs to tick between moves as the server
-    counts play time: the time stored, and the gap since the last action with its cap."""
+    counts play time: the gap since the last action, and its cap (the time stored is the
+    ``<time>``'s own ``datetime``)."""
     if game.active_at is None:
         return None
     since = (now - game.active_at).total_seconds()
     return {
-        "elapsed": int(game.elapsed.total_seconds()),
         "since": max(int(since), 0),
         "cap": int(IDLE_CAP.total_seconds()),
     }

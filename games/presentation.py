@@ -106,31 +106,54 @@ class BoardView:
     base_rank: str | None
     """Chessboard's chosen base rank (``not set`` before the first foundation move)."""
     legal: int
-    to: dict[str, list[str]] = field(default_factory=dict)
+    to: dict[str, list[str | int]] = field(default_factory=dict)
     """Every legal move for the script: each selectable card (by its selection, ``t3``,
-    ``r:7H``) and the piles it may go to, so the script marks a selected card's
-    destinations without asking the server and without reading the move notation."""
+    ``t3@5``, ``r:7H``) and the piles it may go to, so the script marks a selected card's
+    destinations without asking the server and without reading the move notation. ``0``
+    stands for every empty tableau pile (:attr:`spaces`): a card that may go to one may
+    go to each, and saying so once keeps a move's answer small."""
+    spaces: list[str] = field(default_factory=list)
+    """The empty tableau piles, for ``0`` in :attr:`to`."""
     piles: dict[str, PileView] = field(default_factory=dict)
     cells: list[PileView] = field(default_factory=list)
 
 
 def parse_selection(board: Board, text: str | None) -> str | None:
     """A valid selection (``t3`` with a card, ``r:7H`` present in the reserves, a free cell
-    with a card, a foundation whose top card may come back) or None."""
+    with a card, a foundation whose top card may come back, ``t3@5`` heading a run on top
+    of its pile) or None."""
     if not text:
         return None
     try:
-        pile, card = read_selection(text)
+        pile, card, place = read_selection(text)
         cards = board.pile(pile)
     except NotationError:
         return None
     if card is not None:
         return selection_text(pile, card) if card in cards else None
+    if place is not None:
+        return text if place in run_places(board, pile) else None
     if pile.kind in (PileKind.TABLEAU, PileKind.CELL):
         return pile.name if cards else None
     if pile.kind is PileKind.FOUNDATION and any(m.source == pile.name for m in board.legal_moves()):
         return pile.name
     return None
+
+
+def run_places(board: Board, pile: Pile) -> range:
+    """Where the cards that head a run on top of ``pile`` lie, as a run's selection names
+    them (counted from 1 at the bottom); empty when runs do not move. Each is selectable
+    whether or not a move takes its run now, like a top card: the building rule alone
+    decides, so a card's place and status change only with its own pile."""
+    if not board.rules.runs or pile.kind is not PileKind.TABLEAU:
+        return range(0)
+    return run_heads(board, board.pile(pile))
+
+
+def run_heads(board: Board, cards: Sequence[Card]) -> range:
+    """The places (from 1) of the covered cards of ``cards`` that head a run on its top."""
+    height = len(cards)
+    return range(height - board.book.top_run(cards) + 1, height)
 
 
 def board_view(
@@ -147,7 +170,7 @@ def board_view(
     those piles' views are built, in :attr:`BoardView.piles`, and the layout is empty."""
     rules = board.rules
     legal = board.legal_moves()
-    targets = {m.target for m in legal if m.selection == selected} if selected else set()
+    targets = {m.target for m in legal if board.selection(m) == selected} if selected else set()
     sources = {m.source for m in legal if m.source_pile.kind is PileKind.FOUNDATION}
     piles = {
         pile.name: _pile(board, pile, targets, selected, sources)
@@ -158,7 +181,7 @@ def board_view(
         piles[hint.target].hinted = True
     if hint is not None and hint.source in piles:
         for card in piles[hint.source].cards:
-            card.hint = card.source == hint.selection
+            card.hint = card.source == board.selection(hint)
     if not interactive:
         for pile in piles.values():
             pile.slot = ""
@@ -203,10 +226,14 @@ def board_view(
     built = {
         kind: [v for v in views if v is not None] if whole else [] for kind, views in kinds.items()
     }
-    to: dict[str, list[str]] = {}
+    to: dict[str, list[str | int]] = {}
     for move in legal:
-        if move.count == 1:  # the board selects single cards; a run is played by notation
-            to.setdefault(move.selection, []).append(move.target)
+        to.setdefault(board.selection(move), []).append(move.target)
+    spaces = [p.name for p in board.book.piles if p.kind is PileKind.TABLEAU and not board.pile(p)]
+    if spaces:
+        for destinations in to.values():
+            if all(space in destinations for space in spaces):
+                destinations[:] = [d for d in destinations if d not in spaces] + [0]
     base = board.base_rank
     return BoardView(
         slug=rules.slug,
@@ -219,6 +246,7 @@ def board_view(
         base_rank=(RANKS[base - 1] if base else "not set") if rules.base_is_chosen else None,
         legal=len(legal),
         to=to if interactive else {},
+        spaces=spaces,
         piles=piles,
         cells=built[PileKind.CELL],
     )
@@ -226,14 +254,29 @@ def board_view(
 
 def script_data(view: BoardView, played: Iterable[str] = ()) -> str:
     """What the board script reads after each response (``#play``'s JSON): the legal moves
-    (:attr:`BoardView.to`) and the moves the last action played,
-    each as ``[source, target, reserve card or null]`` (the piles' kinds are on the
-    piles). Compact JSON, safe inside a ``<script>`` element."""
-    flights = []
+    (:attr:`BoardView.to`, as ``[[sources], [targets]]`` pairs, each list of destinations
+    said once with every card that has it) and the moves the last action played,
+    each as ``[source, target]``, out of an Archway reserve ``[source, target, card]``, and
+    for a run ``[source, target, count]`` (the piles' kinds are on the piles). Compact JSON,
+    safe inside a ``<script>`` element."""
+    flights: list[list[str | int]] = []
     for notation in played:
         move = Move.from_notation(notation)
-        flights.append([move.source, move.target, None if move.card is None else str(move.card)])
-    text = json.dumps({"to": view.to, "played": flights}, separators=(",", ":"))
+        flight: list[str | int] = [move.source, move.target]
+        if move.card is not None:
+            flight.append(str(move.card))
+        elif move.count > 1:
+            flight.append(move.count)
+        flights.append(flight)
+    # Cards with the same destinations share one entry: [[sources], [targets]].
+    groups: dict[tuple[str | int, ...], list[str]] = {}
+    for source, targets in view.to.items():
+        groups.setdefault(tuple(targets), []).append(source)
+    to = [[sources, list(targets)] for targets, sources in groups.items()]
+    data: dict[str, object] = {"to": to, "played": flights}
+    if view.spaces and view.to:
+        data["spaces"] = view.spaces
+    text = json.dumps(data, separators=(",", ":"))
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
@@ -280,9 +323,14 @@ def _pile(
     views: list[CardView] = []
     if kind is PileKind.FOUNDATION:
         cards = cards[-1:]
+    heads = run_places(board, pile)
     for index, card in enumerate(cards):
         top = index == len(cards) - 1
-        if kind is PileKind.RESERVE:
+        if index + 1 in heads:
+            # The pile's group label names the pile: a run's card spares the words.
+            run_label = f"{card.name} and the cards on it"
+            views.append(CardView(card, run_label, selection_text(pile, place=index + 1)))
+        elif kind is PileKind.RESERVE:
             views.append(CardView(card, f"{card.name}, {label}", selection_text(pile, card)))
         elif kind in (PileKind.TABLEAU, PileKind.CELL) and top:
             views.append(CardView(card, f"{card.name}, top of {label}", name))
@@ -297,30 +345,37 @@ def _pile(
         and kind is not PileKind.RESERVE
         and read_selection(selected)[0] == pile
     )
-    _set_actions(view, selected, kind)
+    _set_actions(board, view, selected, kind)
     return view
 
 
-def _set_actions(pile: PileView, selected: str | None, kind: PileKind) -> None:
-    """What each button does: select a card, or (with a card selected) move it here."""
+def _set_actions(board: Board, pile: PileView, selected: str | None, kind: PileKind) -> None:
+    """What each button does: select a card, or (with a card selected) move it here. The
+    selected card itself sends it home (a run, which goes home one card at a time, is
+    put down instead: its button selects nothing)."""
     if selected is None:
         for card in pile.cards:
             if card.source:
                 card.action, card.value = "select", card.source
         return
-    for card in pile.cards:
+    run = read_selection(selected).place is not None
+    for index, card in enumerate(pile.cards):
         if card.source == selected:
-            card.action, card.value = "move", Move.from_selection(selected, "f").notation()
             card.picked = True
+            if run:
+                card.action, card.value = "select", ""
+                for above in pile.cards[index + 1 :]:
+                    above.picked = True
+            else:
+                card.action = "move"
+                card.value = board.selected_move(selected, "f").notation()
     if kind is PileKind.RESERVE:
         return
     if pile.top is None:
-        pile.slot = Move.from_selection(selected, pile.name).notation()
+        pile.slot = board.selected_move(selected, pile.name).notation()
     elif not pile.top.action:
-        pile.top.action, pile.top.value = (
-            "move",
-            Move.from_selection(selected, pile.name).notation(),
-        )
+        pile.top.action = "move"
+        pile.top.value = board.selected_move(selected, pile.name).notation()
 
 
 def touched_names(board: Board, played: Iterable[str], *, back: bool) -> set[str]:
@@ -370,6 +425,10 @@ def touched_piles(
         pile.restyle = _height(pile.kind, shown) != len(pile.cards)
         if pile.kind == PileKind.TABLEAU.value:
             pile.start = max(lowest[pile.name] - 1, 0)
+            if board.rules.runs:  # a card that headed a run, or now does, is redrawn
+                now = [card.card for card in pile.cards]
+                changed = set(run_heads(board, shown)) ^ set(run_heads(board, now))
+                pile.start = min([pile.start, *(place - 1 for place in changed)])
         elif (
             pile.kind == PileKind.RESERVE.value
             and pile.cards
@@ -412,9 +471,20 @@ def thumbnail(position: str) -> BoardView:
 def describe_move(board: Board, move: Move) -> str:
     """``Seven of clubs from left pile 3 to the hearts foundation``: a move in words, before
     it is played, naming piles the way the board shows them."""
-    card = move.card or board.pile(move.source)[-1]
+    card = move.card or board.pile(move.source)[-move.count]
     rules = board.rules
-    return f"{card.name} from {where(rules, move.source)} to {where(rules, move.target)}"
+    return (
+        f"{moved_words(card, move)} from {where(rules, move.source)} to {where(rules, move.target)}"
+    )
+
+
+def moved_words(card: Card, move: Move) -> str:
+    """What a move carries, in words: ``Nine of clubs``, or for a run, its lowest card
+    ``and the 2 cards on it``."""
+    if move.count == 1:
+        return card.name
+    rest = "the card" if move.count == 2 else f"the {move.count - 1} cards"
+    return f"{card.name} and {rest} on it"
 
 
 def played_cards(board: Board, notations: Iterable[str], *, before: bool) -> list[Card]:
@@ -428,7 +498,7 @@ def played_cards(board: Board, notations: Iterable[str], *, before: bool) -> lis
     cards = []
     for notation in moves:
         move = replay.parse_move(notation)
-        cards.append(move.card or replay.pile(move.source)[-1])
+        cards.append(move.card or replay.pile(move.source)[-move.count])
         replay.push(move)
     return cards
 
@@ -451,14 +521,20 @@ def describe_outcome(
     moves = [Move.from_notation(n) for n in played]
     own = len(played) - automatic
     if back:
-        said = [f"{c.name} to {where(rules, m.source)}" for c, m in zip(cards, moves, strict=True)]
+        said = [
+            f"{moved_words(c, m)} to {where(rules, m.source)}"
+            for c, m in zip(cards, moves, strict=True)
+        ]
         sentence = f"Taken back: {said[0]}." if own else ""
         if automatic:
             sentence += f" Auto-play taken back: {auto_words(cards[own:])}."
         return sentence.strip()
     if own > 2:  # an undone restart plays the whole line again
         return f"{len(played)} moves played again."
-    said = [f"{c.name} to {where(rules, m.target)}" for c, m in zip(cards, moves, strict=True)]
+    said = [
+        f"{moved_words(c, m)} to {where(rules, m.target)}"
+        for c, m in zip(cards, moves, strict=True)
+    ]
     sentence = "".join(f"{each}. " for each in said[:own])
     if automatic:
         sentence += f"Auto-play: {auto_words(cards[own:])}."
@@ -478,19 +554,21 @@ def auto_words(cards: list[Card]) -> str:
 
 
 def cards_in_words(cards: list[Card]) -> str:
-    """``eight and nine of spades, two of hearts``: runs of one suit said once."""
-    groups: list[tuple[int, list[str]]] = []
+    """Cards grouped by suit, each suit said once, suits in the order they first came:
+    ``six, seven and eight of spades; two of hearts``.
+
+    >>> from games.rules.cards import parse_cards
+    >>> cards_in_words(parse_cards("6S 7H 7S 8S"))
+    'six, seven and eight of spades; seven of hearts'
+    """
+    groups: dict[int, list[str]] = {}
     for card in cards:
-        rank = RANK_NAMES[card.rank - 1].lower()
-        if groups and groups[-1][0] == card.suit:
-            groups[-1][1].append(rank)
-        else:
-            groups.append((card.suit, [rank]))
+        groups.setdefault(card.suit, []).append(RANK_NAMES[card.rank - 1].lower())
     parts = []
-    for suit, ranks in groups:
+    for suit, ranks in groups.items():
         said = ranks[0] if len(ranks) == 1 else f"{', '.join(ranks[:-1])} and {ranks[-1]}"
         parts.append(f"{said} of {SUIT_NAMES[suit]}")
-    return ", ".join(parts)
+    return "; ".join(parts)
 
 
 def card_short(card: Card) -> str:

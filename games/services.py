@@ -181,15 +181,16 @@ def game_play_move(
     *,
     game_id: uuid.UUID,
     player_id: PlayerId,
-    notation: str,
+    move: str | tuple[str, str],
     expected_ply: int | None,
     now: datetime,
 ) -> Outcome:
     """Play one move (raises ``IllegalMove`` or ``NotationError``), then with auto-play on,
-    the safe foundation moves and, once only foundation moves are left, the rest of them."""
+    the safe foundation moves and, once only foundation moves are left, the rest of them.
+    ``move`` is in notation, or a selection and its target (``Board.selected_move``)."""
     game, board = _load(game_id, player_id, expected_ply)
-    move = board.play(notation)
-    played = [(move.notation(), False)]
+    played_move = board.play(move if isinstance(move, str) else board.selected_move(*move))
+    played = [(played_move.notation(), False)]
     if game.autoplay:
         played += [(m.notation(), True) for m in (*board.autoplay(), *auto_finish(board))]
     with transaction.atomic():

@@ -150,7 +150,11 @@ def move(request: HtmxHttpRequest, game_id: uuid.UUID) -> HttpResponse:
     return _act(
         request,
         game_id,
-        lambda **kw: services.game_play_move(notation=form.cleaned_data["move"], **kw),
+        lambda **kw: services.game_play_move(
+            move=form.cleaned_data["move"]
+            or (form.cleaned_data["select"], form.cleaned_data["to"]),
+            **kw,
+        ),
         expected_ply=form.cleaned_data["ply"],
         selected=form.selection(),
         kind="move",

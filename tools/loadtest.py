@@ -208,7 +208,7 @@ class SimulatedPlayer:
         raise Lost("three new games lost in a row")
 
     def move(self, move: Move) -> None:
-        source = move.selection
+        source = self.board.selection(move)
         self.send("select", "GET", f"{self.url}?{urlencode({'select': source})}")
         before = self.board.ply
         body = urlencode({"move": move.notation(), "ply": before, "select": source})

@@ -18,7 +18,7 @@ from .cards import CARD_BY_CODE, Card, next_rank
 from .deals import Layout, check_deal_number, deal
 from .errors import IllegalMove, NotationError
 from .moves import Move
-from .piles import Pile, PileKind
+from .piles import Pile, PileKind, read_selection, selection_text
 from .position import Position, RawMove
 from .tables import RuleBook, rule_book
 from .variants import TAKE_BACK, FoundationRule, GameRules, get_game
@@ -143,6 +143,11 @@ class Board:
         """The cards of the pile ``t3``, ``f2``, ``r7`` or ``c1``, bottom card first."""
         return self._cards(self._pile_index(name if isinstance(name, str) else name.name))
 
+    def top_run(self, name: str | Pile) -> int:
+        """How many cards on top of a tableau pile follow the building rule: the longest
+        run that could move together (1 for a lone card, 0 for an empty pile)."""
+        return self._pos.run_length(self._pile_index(name if isinstance(name, str) else name.name))
+
     def layout_value(self) -> Layout:
         return Layout(self.tableau, self.foundations, self.reserves, self.cells)
 
@@ -266,6 +271,37 @@ class Board:
         p = self._pos.piles[s]
         count = move.count
         return (s, d, p[-count]) if 0 < count <= len(p) else None
+
+    def selection(self, move: Move) -> str:
+        """What selecting ``move``'s card sends (:mod:`games.rules.piles`): ``t3``,
+        ``r:7H``, or for a run, the place of its lowest card, ``t3@5``."""
+        pile = Pile.from_name(move.source)
+        if move.count == 1:
+            return selection_text(pile, move.card)
+        return selection_text(pile, place=len(self.pile(pile)) - move.count + 1)
+
+    def selected_move(self, selection: str, target: str) -> Move:
+        """The move of the selected card (and for a run, the cards on it) to ``target``, a
+        pile's name or ``f`` for the foundation that takes it. Raises
+        :class:`NotationError` for a selection that does not read or names no card.
+
+        >>> board = Board("penelopes-web", 1)
+        >>> board.play("t7-t2")
+        Move.from_notation('t7-t2')
+        >>> run = board.selected_move("t2@7", "t8")
+        >>> run.notation(), board.selection(run), board.selected_move("t3", "f").notation()
+        ('t2-t8x2', 't2@7', 't3-f')
+        """
+        pile, card, place = read_selection(selection)
+        count = 1
+        if place is not None:
+            height = len(self.pile(pile))
+            if place > height:
+                raise NotationError(f"{selection!r}: {pile} has {height} cards")
+            count = height - place + 1
+        if target != "f":
+            Pile.from_name(target)
+        return Move(pile.name, target, card, count)
 
     def is_legal(self, move: Move) -> bool:
         try:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from .cards import Card
 from .errors import NotationError
-from .piles import KIND_LETTERS, Pile, PileKind, read_selection, selection_text
+from .piles import KIND_LETTERS, Pile, PileKind
 
 _PILE = rf"[{KIND_LETTERS}]\d{{1,2}}"
 _MOVE = re.compile(
@@ -64,24 +64,6 @@ class Move:
         if count < 1:
             raise NotationError(f"{text!r}: move at least one card")
         return cls(match["source"], match["target"], None, count)
-
-    @classmethod
-    def from_selection(cls, selection: str, target: str) -> Move:
-        """The move of a selected card (``t3``, ``r:7H``: see :mod:`games.rules.piles`) to
-        ``target`` (a pile name, or ``f`` for the foundation that takes it).
-
-        >>> Move.from_selection("r:7H", "f").notation()
-        'r:7H-f'
-        """
-        pile, card = read_selection(selection)
-        if target != "f":
-            Pile.from_name(target)
-        return cls(pile.name, target, card)
-
-    @property
-    def selection(self) -> str:
-        """What selecting this move's card sends: ``t3``, ``r:7H``."""
-        return selection_text(self.source_pile, self.card)
 
     @property
     def to_foundation(self) -> bool:

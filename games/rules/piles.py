@@ -2,8 +2,9 @@
 
 Every reader of a pile's name goes through :meth:`Pile.from_name`, and every writer through
 :attr:`Pile.name`, so no module parses a pile by its first letter. The selection notation
-the page sends when a card is picked (``t3`` for a pile's top card, ``r:7H`` for a named
-reserve card) has one writer, :func:`selection_text`, and one reader, :func:`read_selection`.
+the page sends when a card is picked (``t3`` for a pile's top card, ``t3@5`` for the fifth
+card from the bottom of pile 3 with the run on it, ``r:7H`` for a named reserve card) has
+one writer, :func:`selection_text`, and one reader, :func:`read_selection`.
 
 >>> Pile.from_name("t3")
 Pile.from_name('t3')
@@ -17,6 +18,7 @@ import enum
 import re
 from dataclasses import dataclass
 from functools import cache
+from typing import NamedTuple
 
 from .cards import Card
 from .errors import NotationError
@@ -91,24 +93,51 @@ def is_pile_name(name: str) -> bool:
     return _NAME.fullmatch(name) is not None
 
 
-def selection_text(pile: Pile, card: Card | None = None) -> str:
-    """What selecting a card sends: ``t3`` (a pile's top card), ``r:7H`` (a reserve card,
-    named because every card of a reserve is available)."""
+class Selection(NamedTuple):
+    """A picked card: its pile, the card when the pile does not imply it (a reserve's), and
+    for a run, the place of its lowest card in a tableau pile, counted from 1 at the bottom.
+    A place, not a count from the top: it names the same card while cards come and go above
+    it, so a page that redraws a pile only from where it changed never holds a stale one."""
+
+    pile: Pile
+    card: Card | None = None
+    place: int | None = None
+
+
+_RUN = re.compile(rf"(?P<pile>{PileKind.TABLEAU.value}[1-9][0-9]?)@(?P<place>[1-9][0-9]?)")
+"""A run's selection: only a tableau pile's top cards move together."""
+
+
+def selection_text(pile: Pile, card: Card | None = None, place: int | None = None) -> str:
+    """What selecting a card sends: ``t3`` (a pile's top card), ``t3@5`` (the fifth card of
+    pile 3 from the bottom, with the cards on it), ``r:7H`` (a reserve card, named because
+    every card of a reserve is available).
+
+    >>> selection_text(Pile.from_name("t3"), place=5)
+    't3@5'
+    """
     if pile.kind is PileKind.RESERVE and card is not None:
         return f"r:{card}"
+    if place is not None:
+        return f"{pile.name}@{place}"
     return pile.name
 
 
-def read_selection(text: str) -> tuple[Pile, Card | None]:
+def read_selection(text: str) -> Selection:
     """Read :func:`selection_text`'s output; :class:`NotationError` when it is not one.
 
     >>> read_selection("r:7H")
-    (Pile.from_name('r7'), Card.from_str('7H'))
+    Selection(pile=Pile.from_name('r7'), card=Card.from_str('7H'), place=None)
+    >>> read_selection("t3@5")
+    Selection(pile=Pile.from_name('t3'), card=None, place=5)
     """
     letter, colon, rest = text.partition(":")
     if not colon:
-        return Pile.from_name(text), None
+        run = _RUN.fullmatch(text)
+        if run is None:
+            return Selection(Pile.from_name(text))
+        return Selection(Pile.from_name(run["pile"]), None, int(run["place"]))
     if letter != PileKind.RESERVE.value:
         raise NotationError(f"{text!r} is not a selection: only reserve cards are named")
     card = Card.from_str(rest)
-    return Pile(PileKind.RESERVE, card.rank), card
+    return Selection(Pile(PileKind.RESERVE, card.rank), card)

@@ -403,12 +403,7 @@ class Position:
 
     def run_length(self, i: int) -> int:
         """How many cards on top of tableau pile ``i`` follow the building rule."""
-        p = self.piles[i]
-        under = self.book.under
-        k = 1 if p else 0
-        while k < len(p) and p[-k] in under[p[-k - 1]]:
-            k += 1
-        return k
+        return self.book.top_run(self.piles[i])
 
     def run_limit(self, target: int) -> int:
         """How many cards may move together onto ``target`` (an empty target pile does

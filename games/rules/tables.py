@@ -12,6 +12,7 @@ reserves, free cells (``t``, ``f``, ``r``, ``c``). Card codes are :class:`Card` 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -102,6 +103,15 @@ class RuleBook:
         if found is self:
             found = self._sequences[base] = _sequences(self, base)
         return found  # type: ignore[return-value]
+
+    def top_run(self, cards: Sequence[int]) -> int:
+        """How many cards on top of ``cards`` (a tableau pile, bottom first) follow the
+        building rule: 1 for a lone card, 0 for none."""
+        under = self.under
+        k = 1 if cards else 0
+        while k < len(cards) and cards[-k] in under[cards[-k - 1]]:
+            k += 1
+        return k
 
     def kind(self, index: int) -> PileKind:
         return self.piles[index].kind

@@ -424,9 +424,11 @@ SELECTIVE_CASTLE = _variant(
     STREETS_AND_ALLEYS,
     slug="selective-castle",
     name="Selective Castle",
-    summary="Streets and Alleys with a base rank you choose, as in Chessboard; ranks wrap.",
+    summary="Streets and Alleys with a base rank you choose, ranks that wrap, and runs that move.",
     foundations=_suited(first_rank=None, wrap=True),
     build=DownAnySuit(wrap=True),
+    runs=True,
+    run_limit="any",
     difficulty=DifficultyLimits(easy=1_200, medium=2_000),  # provisional: 3 of deals 1-9 won
     group="other",
     pysolfc_id=524,

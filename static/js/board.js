@@ -4,7 +4,8 @@
  * this file. With it:
  *
  *   Click a card     selects it here, at once: its legal destinations come with the page
- *                    (#play's data, every legal move), no request
+ *                    (#play's data, every legal move), no request; a covered card that
+ *                    heads a run selects the run (in games where runs move)
  *   Click a pile     sends the selected card there (a legal one glows); the move is the only
  *                    request, and its answer redraws only what changed
  *   Click it again   (or double-click, double-tap) sends the card home to its foundation
@@ -69,7 +70,18 @@
     }
   }
   window.CastleData = data;
-  function targetsOf(source) { return (legal().to || {})[source] || []; }
+  /* The piles a selection may go to: #play's "to" pairs each list of sources with their
+     destinations, where 0 stands for every empty tableau pile (its "spaces"). */
+  function targetsOf(source) {
+    var data = legal();
+    var targets = [];
+    var entry = (data.to || []).filter(function (pair) { return pair[0].indexOf(source) >= 0; })[0];
+    (entry ? entry[1] : []).forEach(function (name) {
+      if (name === 0) targets = targets.concat(data.spaces || []);
+      else targets.push(name);
+    });
+    return targets;
+  }
 
   function sourceOf(button) {
     return button && button.name === "select" && !button.disabled ? button.value : null;
@@ -77,14 +89,22 @@
 
   /* -- selection, all in the page ---------------------------------------------------------- */
 
+  /* A card and the cards on it: a covered card is selectable only when it heads a run. */
+  function runOf(card) {
+    var cards = [card];
+    for (var next = card.nextElementSibling; next; next = next.nextElementSibling) cards.push(next);
+    return cards;
+  }
+
   function select(card) {
     deselect();
     var pile = pileOf(card);
     var source = sourceOf(card);
     var targets = targetsOf(source);
-    selection = { source: source, card: card, pile: pile, targets: targets, enabled: [] };
+    var run = kindOf(pile) === "tableau" ? runOf(card) : [card];
+    selection = { source: source, card: card, run: run, pile: pile, targets: targets, enabled: [] };
     board.classList.add("selecting");
-    card.classList.add("picked");
+    run.forEach(function (el) { el.classList.add("picked"); });
     if (kindOf(pile) !== "reserve") pile.classList.add("selected");
     targets.forEach(function (name) {
       var target = pileEl(name);
@@ -101,7 +121,7 @@
   function deselect() {
     if (!selection) return;
     board.classList.remove("selecting");
-    selection.card.classList.remove("picked");
+    selection.run.forEach(function (el) { el.classList.remove("picked"); });
     selection.pile.classList.remove("selected");
     selection.targets.forEach(function (name) {
       var target = pileEl(name);
@@ -111,13 +131,17 @@
     selection = null;
   }
 
+  /* A move is the selection and where it goes; the server reads them into a move
+     (games.rules.Board.selected_move), so this script writes no move notation. */
+  function moveTo(source, target) { return { select: source, to: target }; }
+
   /* Home: the foundation that takes it (the first of two, in Archway), or let the server
      say why none does. */
   function home(source) {
     var to = targetsOf(source).filter(function (name) {
       return kindOf(pileEl(name)) === "foundation";
     });
-    return source + "-" + (to[0] || "f");
+    return moveTo(source, to[0] || "f");
   }
 
   /* -- requests: one at a time -------------------------------------------------------------- */
@@ -180,7 +204,8 @@
   }
 
   /* Each element of the answer replaces the one with its id, except a pile
-     (games/piles.html#change): the pile keeps its cards below data-from, less those at the
+     (games/piles.html#change, every "pile-" element of an answer): the pile keeps its cards
+     below data-from (0 when absent), less those at the
      indexes in data-gone, and gains the answer's cards. The page's layout is read before the
      first change (focus, where flights start) and once after the last (where they land),
      never in between: the new board is painted in the first frame after the answer, with
@@ -193,7 +218,7 @@
     });
     if (!parts.length) throw new Error("no partials");
     var focus = rememberFocus();
-    var moved = parts.some(function (el) { return el.hasAttribute("data-from"); });
+    var moved = parts.some(isChange);
     var before = window.CastleMotion ? window.CastleMotion.before(template.content, lift) : null;
     /* Removing the focused element makes the browser lay the page out there and then. */
     if (focus && replaced(focus.element, parts)) focus.element.blur();
@@ -206,8 +231,8 @@
     }
     parts.forEach(function (el) {
       var old = document.getElementById(el.id);
-      if (el.dataset.from) {
-        var from = Number(el.dataset.from);
+      if (isChange(el)) {
+        var from = Number(el.dataset.from || 0);
         gone(el).reverse().forEach(function (index) { old.children[index].remove(); });
         while (old.children.length > from) old.lastElementChild.remove();
         while (el.firstChild) old.appendChild(el.firstChild);
@@ -226,6 +251,8 @@
     else if (lift && moved) lift.drop();
   }
 
+  function isChange(el) { return el.id.indexOf("pile-") === 0; }
+
   function gone(pile) {
     return (pile.dataset.gone || "").split(" ").filter(Boolean).map(Number);
   }
@@ -235,12 +262,12 @@
     return parts.some(function (part) {
       var old = document.getElementById(part.id);
       if (!old.contains(el)) return false;
-      if (!part.dataset.from) return true;
+      if (!isChange(part)) return true;
       var child = el;
       while (child.parentElement !== old) child = child.parentElement;
       var index = Array.prototype.indexOf.call(old.children, child);
       var left = gone(part).filter(function (i) { return i < index; }).length;
-      return gone(part).indexOf(index) >= 0 || index - left >= Number(part.dataset.from);
+      return gone(part).indexOf(index) >= 0 || index - left >= Number(part.dataset.from || 0);
     });
   }
 
@@ -286,9 +313,14 @@
     var name = pile.dataset.pile;
     var source = sourceOf(el);
     if (selection) {
-      if (el === selection.card) { send("moves", { move: home(selection.source) }); return; }
-      if (source && kindOf(pile) === "reserve") { select(el); return; }
-      send("moves", { move: selection.source + "-" + name });
+      if (el === selection.card) {
+        /* Again on the card: home; a run goes home one card at a time, so it is put down. */
+        if (selection.run.length > 1) deselect();
+        else send("moves", home(selection.source));
+        return;
+      }
+      if (source && (kindOf(pile) === "reserve" || pile === selection.pile)) { select(el); return; }
+      send("moves", moveTo(selection.source, name));
       return;
     }
     if (!source) return;
@@ -314,7 +346,9 @@
       if (Math.hypot(dx, dy) < 6) return;
       startDrag();
     }
-    drag.ghost.style.transform = "translate(" + dx + "px, " + dy + "px)";
+    drag.ghosts.forEach(function (ghost) {
+      ghost.style.transform = "translate(" + dx + "px, " + dy + "px)";
+    });
     var over = pileUnder(event.clientX, event.clientY);
     if (over !== drag.over) {
       if (drag.over) drag.over.classList.remove("over");
@@ -323,24 +357,28 @@
     }
   });
 
+  /* A run is dragged whole: a copy of each of its cards follows the pointer. */
   function startDrag() {
     var card = drag.card;
     if (!selection || selection.card !== card) select(card);
     try { card.setPointerCapture(drag.id); } catch (error) { /* the pointer is gone */ }
-    var box = card.getBoundingClientRect();
-    var ghost = card.cloneNode(true);
-    ghost.removeAttribute("name");
-    ghost.removeAttribute("form");
-    ghost.setAttribute("aria-hidden", "true");
-    ghost.tabIndex = -1;
-    ghost.className += " ghost dragged";
-    ghost.style.left = box.left + "px";
-    ghost.style.top = box.top + "px";
-    ghost.style.setProperty("--w", box.width + "px");
-    document.body.appendChild(ghost);
-    card.classList.add("lifted");
-    drag.ghost = ghost;
-    drag.box = box;
+    drag.box = card.getBoundingClientRect();
+    drag.ghosts = selection.run.map(function (el) {
+      var box = el.getBoundingClientRect();
+      var ghost = el.cloneNode(true);
+      ghost.removeAttribute("name");
+      ghost.removeAttribute("form");
+      ghost.setAttribute("aria-hidden", "true");
+      ghost.tabIndex = -1;
+      ghost.className += " ghost dragged";
+      ghost.style.left = box.left + "px";
+      ghost.style.top = box.top + "px";
+      ghost.style.setProperty("--w", box.width + "px");
+      document.body.appendChild(ghost);
+      el.classList.add("lifted");
+      return ghost;
+    });
+    drag.ghost = drag.ghosts[0];
   }
 
   function pileUnder(x, y) {
@@ -355,29 +393,33 @@
     if (!d.ghost) return;
     swallow = d.card;
     if (d.over) d.over.classList.remove("over");
+    var lifted = d.card.parentElement ? runOf(d.card) : [d.card];
+    var land = function () {
+      d.ghosts.forEach(function (ghost) { ghost.remove(); });
+      lifted.forEach(function (el) { el.classList.remove("lifted"); });
+    };
     var lift = {
       ghost: d.ghost,
+      ghosts: d.ghosts,
       card: d.card,
-      /* The card flies back to where it was picked up. */
+      /* The cards fly back to where they were picked up. */
       back: function () {
         if (!d.ghost.isConnected) return;
-        var ghost = d.ghost;
-        var end = function () { ghost.remove(); d.card.classList.remove("lifted"); };
         if (window.CastleMotion && window.CastleMotion.enabled()) {
-          var now = ghost.getBoundingClientRect();
-          ghost.style.transform = "";
-          var animation = ghost.animate(
-            [{ transform: "translate(" + (now.left - d.box.left) + "px," + (now.top - d.box.top) + "px)" },
-             { transform: "none" }],
-            { duration: 160, easing: "ease-out" }
-          );
-          animation.onfinish = end;
-          animation.oncancel = end;
+          var now = d.ghost.getBoundingClientRect();
+          var shift = "translate(" + (now.left - d.box.left) + "px," + (now.top - d.box.top) + "px)";
+          var animations = d.ghosts.map(function (ghost) {
+            ghost.style.transform = "";
+            return ghost.animate([{ transform: shift }, { transform: "none" }],
+              { duration: 160, easing: "ease-out" });
+          });
+          animations[0].onfinish = land;
+          animations[0].oncancel = land;
         } else {
-          end();
+          land();
         }
       },
-      drop: function () { d.ghost.remove(); d.card.classList.remove("lifted"); },
+      drop: land,
     };
     var pile = dropped ? pileUnder(event.clientX, event.clientY) : null;
     if (!pile || pile === pileOf(d.card) || busy) {
@@ -388,7 +430,7 @@
     var source = selection ? selection.source : sourceOf(d.card);
     var legalHere = selection && selection.targets.indexOf(pile.dataset.pile) >= 0;
     if (!legalHere) lift.back();
-    send("moves", { move: source + "-" + pile.dataset.pile }, legalHere ? lift : null);
+    send("moves", moveTo(source, pile.dataset.pile), legalHere ? lift : null);
   }
 
   board.addEventListener("pointerup", function (event) { endDrag(event, true); });

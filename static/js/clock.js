@@ -2,9 +2,10 @@
  *
  * The server measures play time (games/services.py): every gap between two actions counts,
  * up to a cap, so a tab left open does not. The counter's <time> carries the time stored
- * (data-elapsed), the gap since the last action when the page was drawn (data-since) and the
- * cap (data-cap); this shows their sum as it grows, which is what the server will count if
- * the player moves now. Each move swaps #counter and brings the server's figure back.
+ * (its datetime, PT187S), the gap since the last action when the page was drawn (data-since,
+ * 0 when absent) and the cap (data-cap, only on a clock that ticks); this shows their sum as
+ * it grows, which is what the server will count if the player moves now. Each move swaps the
+ * clock and brings the server's figure back.
  * Without JavaScript the time changes with each move.
  */
 (function () {
@@ -23,10 +24,11 @@
 
   function tick() {
     var now = Date.now();
-    document.querySelectorAll("time[data-elapsed]").forEach(function (el) {
+    document.querySelectorAll("time[data-cap]").forEach(function (el) {
       if (!seen.has(el)) seen.set(el, now);
-      var since = Number(el.dataset.since) + (now - seen.get(el)) / 1000;
-      var total = Number(el.dataset.elapsed) + Math.min(since, Number(el.dataset.cap));
+      var stored = /^PT(\d+)S$/.exec(el.getAttribute("datetime") || "");
+      var since = Number(el.dataset.since || 0) + (now - seen.get(el)) / 1000;
+      var total = (stored ? Number(stored[1]) : 0) + Math.min(since, Number(el.dataset.cap));
       var text = format(Math.floor(total));
       if (el.textContent !== text) el.textContent = text;
     });

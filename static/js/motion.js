@@ -57,30 +57,39 @@
     var play = answer.querySelector("#play");
     if (!enabled() || !play) return null;
     var won = play.hasAttribute("data-won") && !document.querySelector("#play[data-won]");
+    /* [source, target], [source, target, reserve card] or [source, target, run length] */
     var moves = (window.CastleData(play).played || []).map(function (m) {
-      return { from: m[0], to: m[1], card: m[2] };
+      var card = typeof m[2] === "string" ? m[2] : null;
+      return { from: m[0], to: m[1], card: card, count: typeof m[2] === "number" ? m[2] : 1 };
     });
     if (play.hasAttribute("data-back")) {
-      moves = moves.reverse().map(function (m) { return { from: m.to, to: m.from, card: m.card }; });
+      moves = moves.reverse().map(function (m) {
+        return { from: m.to, to: m.from, card: m.card, count: m.count };
+      });
     }
     if (!moves.length && !won) return null;
     var stack = snapshot();
-    var flights = moves.map(function (m, i) {
+    var flights = [];
+    moves.forEach(function (m, i) {
       var from = stack(m.from);
-      var start = null;
+      var starts = [];
       if (m.card && kindOf(m.from) === "reserve") {
         var at = from.map(function (e) { return e.value; }).indexOf("r:" + m.card);
-        if (at >= 0) start = from.splice(at, 1)[0];
+        if (at >= 0) starts = from.splice(at, 1);
       } else {
-        start = from.pop() || null;
+        starts = from.splice(Math.max(from.length - m.count, 0), m.count); /* a run: lowest first */
       }
-      if (!start) start = { rect: from.box, node: null };
-      if (i === 0 && lift) start = { rect: lift.ghost.getBoundingClientRect(), node: start.node, lift: lift };
+      if (!starts.length) starts = [null];
       var to = stack(m.to);
-      var end = { pile: m.to, kind: kindOf(m.to), index: to.length, card: m.card, node: start.node, chained: false };
-      to.push(end);
-      if (start.pile) start.chained = true;
-      return { start: start, end: end };
+      starts.forEach(function (start, k) {
+        if (!start) start = { rect: from.box, node: null };
+        var ghost = i === 0 && lift && lift.ghosts[k];
+        if (ghost) start = { rect: ghost.getBoundingClientRect(), node: start.node, lift: lift };
+        var end = { pile: m.to, kind: kindOf(m.to), index: to.length, card: m.card, node: start.node, chained: false };
+        to.push(end);
+        if (start.pile) start.chained = true;
+        flights.push({ start: start, end: end, step: i });
+      });
     });
     return { flights: flights, won: won };
   }
@@ -139,7 +148,7 @@
     last.forEach(function (i, el) { hide(el); });
     var done = 0;
     flights.forEach(function (f, i) {
-      var delay = i === 0 ? 0 : FLY * 0.6 + (i - 1) * NEXT;
+      var delay = f.step === 0 ? 0 : FLY * 0.6 + (f.step - 1) * NEXT; /* a run flies together */
       var launch = function () {
         var from = f.start.rect;
         var to = f.end.rect;

@@ -1,6 +1,8 @@
 """How a player moves a card on the board, shared by the browser tests."""
 
-from playwright.sync_api import Locator, Page
+from playwright.sync_api import Locator, Page, Position
+
+from games.rules import Move
 
 
 def top_card(page: Page, pile: str) -> Locator:
@@ -8,11 +10,39 @@ def top_card(page: Page, pile: str) -> Locator:
     return page.locator(f'#board [data-pile="{pile}"] button').last
 
 
+def run_card(page: Page, pile: str, count: int) -> Locator:
+    """The card ``count`` from the top of ``pile`` (1: the top card): a run's lowest card."""
+    return page.locator(f'#board [data-pile="{pile}"] button').nth(-count)
+
+
+def strip(card: Locator) -> Position:
+    """Where to press a card that others may cover: the middle of the part that shows."""
+    box = card.bounding_box()
+    assert box, "the card is not on the screen"
+    shown = card.evaluate(
+        """el => {
+          const r = el.getBoundingClientRect(), next = el.nextElementSibling;
+          if (!next) return [r.width, r.height];
+          const n = next.getBoundingClientRect();
+          return [n.left > r.left + 1 ? n.left - r.left : r.width,
+                  n.top > r.top + 1 ? n.top - r.top : r.height];
+        }"""
+    )
+    return {"x": min(shown[0], box["width"]) / 2, "y": min(shown[1], box["height"]) / 2}
+
+
 def click_move(page: Page, notation: str) -> None:
-    """Click the moving card, then where it goes: ``t3-f`` clicks the card twice.
+    """Click the moving card, then where it goes: ``t3-f`` clicks the card twice; a run
+    (``t2-t8x3``) is picked by its lowest card.
 
     The same clicks play with JavaScript off, where the first click loads a ``?select=`` page
     whose buttons then carry the moves."""
+    move = Move.from_notation(notation)
+    if move.count > 1:
+        card = run_card(page, move.source, move.count)
+        card.click(position=strip(card))
+        top_card(page, move.target).click()
+        return
     source, target = notation.rsplit("-", 1)
     page.locator(f'#board button[name="select"][value="{source}"]').click()
     if target == "f":

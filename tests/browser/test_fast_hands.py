@@ -6,6 +6,7 @@ finger; motion, and motion turned off; what the live region says.
 The page must stay on the game (never a 403 page, never a native form submission), and the
 stored moves must be exactly the moves made."""
 
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
@@ -14,7 +15,7 @@ from playwright.sync_api import Browser, Page, Route, expect
 from pytest_django.live_server_helper import LiveServer
 
 from games.models import Game
-from tests.browser.helpers import top_card
+from tests.browser.helpers import run_card, strip, top_card
 
 pytestmark = pytest.mark.browser
 
@@ -217,6 +218,55 @@ def test_drag_a_card_with_the_mouse(page: Page, live_server: LiveServer, watch: 
     expect(page.locator(".ghost")).to_have_count(0)
     assert stored(Game.objects.get()) == [("t3-t6", False)]
     assert watch.requests == ["POST moves"]
+    still_in_the_game(page, url, watch)
+
+
+def run_start(page: Page, live_server: LiveServer, watch: Watch) -> str:
+    """Penelope's Web deal 1 after t7-t2: pile 2's two top cards make a run for pile 8."""
+    url = start(page, live_server, watch, "/play/penelopes-web/1/?autoplay=0")
+    top_card(page, "t7").click()
+    top_card(page, "t2").click()
+    expect(page.get_by_test_id("moves")).to_have_text("1")
+    watch.requests.clear()
+    return url
+
+
+def test_a_run_is_picked_by_its_lowest_card_and_moves_in_one_request(
+    page: Page, live_server: LiveServer, watch: Watch
+) -> None:
+    url = run_start(page, live_server, watch)
+    head = run_card(page, "t2", 2)
+    expect(head).to_have_accessible_name(re.compile(r" and the cards on it$"))
+
+    head.click(position=strip(head))
+    expect(page.locator("#pile-t2 .card.picked")).to_have_count(2)
+    expect(page.locator("#board .target")).to_have_count(1)
+    assert watch.requests == []
+    top_card(page, "t8").click()
+
+    expect(page.get_by_test_id("moves")).to_have_text("2")
+    expect(page.locator("#status")).to_contain_text("and the card on it to right pile 4.")
+    assert stored(Game.objects.get()) == [("t7-t2", False), ("t2-t8x2", False)]
+    assert watch.requests == ["POST moves"]
+    still_in_the_game(page, url, watch)
+
+
+def test_drag_a_run_with_the_mouse(page: Page, live_server: LiveServer, watch: Watch) -> None:
+    url = run_start(page, live_server, watch)
+    head = run_card(page, "t2", 2)
+    box, at = head.bounding_box(), strip(head)
+    assert box
+
+    page.mouse.move(box["x"] + at["x"], box["y"] + at["y"])
+    page.mouse.down()
+    page.mouse.move(box["x"] + at["x"] + 20, box["y"] + at["y"] + 10)
+    expect(page.locator(".ghost.dragged")).to_have_count(2)  # the whole run follows
+    page.mouse.move(*centre(page, "t8"), steps=8)
+    page.mouse.up()
+
+    expect(page.get_by_test_id("moves")).to_have_text("2")
+    expect(page.locator(".ghost")).to_have_count(0)
+    assert stored(Game.objects.get()) == [("t7-t2", False), ("t2-t8x2", False)]
     still_in_the_game(page, url, watch)
 
 

@@ -13,6 +13,7 @@ from pytest_django.live_server_helper import LiveServer
 from games.models import Game
 from games.rules.record import split_record
 from tests.browser.helpers import click_move, top_card
+from tests.rules.helpers import GOLDEN
 
 pytestmark = pytest.mark.browser
 
@@ -125,9 +126,18 @@ def test_the_same_moves_work_with_javascript_off(no_js_page: Page, live_server: 
     expect(moves_counter(page)).to_have_text("0")
 
 
-@pytest.mark.parametrize("line", ["citadel-3.txt", "fortress-3.txt", "castles-in-spain-36.txt"])
-def test_a_whole_game_is_won_by_clicking(page: Page, live_server: LiveServer, line: str) -> None:
-    headers, moves = split_record((LINES / line).read_text())
+@pytest.mark.parametrize(
+    "line",
+    [
+        LINES / "citadel-3.txt",
+        LINES / "fortress-3.txt",
+        LINES / "castles-in-spain-36.txt",
+        GOLDEN / "exiled-kings-won.txt",  # ten run moves among its 69
+    ],
+    ids=lambda path: path.stem,
+)
+def test_a_whole_game_is_won_by_clicking(page: Page, live_server: LiveServer, line: Path) -> None:
+    headers, moves = split_record(line.read_text())
     start(page, live_server, f"/play/{headers['game'][0]}/{headers['deal'][0]}/?autoplay=0")
 
     for ply, notation in enumerate(moves, 1):

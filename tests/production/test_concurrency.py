@@ -94,7 +94,7 @@ def start(player: Player, deal: int = 1, slug: str = "beleaguered-castle") -> Ga
 
 def play(game: Game, notation: str, ply: int) -> Callable[[], services.Outcome]:
     return lambda: services.game_play_move(
-        game_id=game.pk, player_id=game.owner_id, notation=notation, expected_ply=ply, now=NOW
+        game_id=game.pk, player_id=game.owner_id, move=notation, expected_ply=ply, now=NOW
     )
 
 
@@ -156,7 +156,7 @@ def test_the_same_move_sent_twice_at_once_is_stored_once() -> None:
 def test_one_of_several_racing_writers_wins(racers: Callable[[Game], list]) -> None:
     game = start(Player.objects.create())
     services.game_play_move(
-        game_id=game.pk, player_id=game.owner_id, notation="t3-t6", expected_ply=0, now=NOW
+        game_id=game.pk, player_id=game.owner_id, move="t3-t6", expected_ply=0, now=NOW
     )
 
     results = racing(game, racers(game))
@@ -262,7 +262,7 @@ def test_many_games_played_at_once_stay_replayable() -> None:
                         services.game_restart(expected_ply=game.ply, **kwargs)
                     else:
                         notation = rng.choice(moves).notation()
-                        services.game_play_move(notation=notation, expected_ply=game.ply, **kwargs)
+                        services.game_play_move(move=notation, expected_ply=game.ply, **kwargs)
                 tally["stored"] += 1
             except services.GameConflict:
                 tally["conflict"] += 1
@@ -331,7 +331,7 @@ def near_win(player: Player, daily: Daily) -> tuple[Game, str]:
         services.game_play_move(
             game_id=game.pk,
             player_id=player.pk,
-            notation=move,
+            move=move,
             expected_ply=None,
             now=NOW + timedelta(seconds=ply),
         )
@@ -343,7 +343,7 @@ def winning(game: Game, move: str) -> Callable[[], services.Outcome]:
     return lambda: services.game_play_move(
         game_id=game.pk,
         player_id=game.owner_id,
-        notation=move,
+        move=move,
         expected_ply=ply,
         now=datetime.now(UTC),
     )

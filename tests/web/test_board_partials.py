@@ -6,6 +6,7 @@ import json
 import random
 import re
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from django.contrib.staticfiles import finders
@@ -18,6 +19,7 @@ from games.rules import GAMES, Board
 from games.rules.record import split_record
 from games.rules.solver import solve
 from tests.browser.test_play import LINES
+from tests.rules.helpers import WON_DEALS, won_record
 
 HX = {"HX-Request": "true"}
 
@@ -31,7 +33,7 @@ def ids(body: str) -> list[str]:
     return re.findall(r'<[a-z]+ id="([\w-]+)"', body)
 
 
-def played(body: str) -> list[tuple[str, str, str | None]]:
+def played(body: str) -> list[tuple[str, ...]]:
     """What the script reads the answer played: each move's piles and reserve card."""
     data = re.search(r'<div id="play"[^>]*><script type="application/json">(.*?)</script>', body)
     assert data
@@ -75,11 +77,22 @@ def test_the_controls_are_left_out_when_the_script_already_shows_them(
 
     second = move(owner_client, game, "t7-f3", 1, **{"Castle-Controls": key[1]})
 
-    assert ids(second.text) == ["pile-f3", "pile-t7", "counter", "status", "play"]
+    assert ids(second.text) == ["pile-f3", "pile-t7", "move-count", "clock", "status", "play"]
     game.refresh_from_db()
     legal = services.game_board(game).legal_moves()[0].notation()
     third = move(owner_client, game, legal, 2, **{"Castle-Controls": "00000"})
     assert "actions" in ids(third.text)
+
+
+def script_moves(data: dict[str, Any]) -> dict[str, list[str]]:
+    """The board script's moves (``#play``'s ``to``), each source with every destination:
+    ``[[sources], [targets]]`` pairs, ``0`` for every empty pile."""
+    spaces = data.get("spaces", [])
+    return {
+        source: [t for target in targets for t in (spaces if target == 0 else [target])]
+        for sources, targets in data["to"]
+        for source in sources
+    }
 
 
 def test_the_page_gives_the_script_every_legal_move(owner_client: Client, game: Game) -> None:
@@ -91,9 +104,38 @@ def test_the_page_gives_the_script_every_legal_move(owner_client: Client, game: 
     assert data
     script = json.loads(data[1])
     legal = services.game_board(game).legal_moves()
-    assert sorted(f"{s}-{t}" for s, targets in script["to"].items() for t in targets) == sorted(
+    assert sorted(f"{s}-{t}" for s, ts in script_moves(script).items() for t in ts) == sorted(
         m.notation() for m in legal
     )
+
+
+def test_every_empty_pile_is_said_once_in_the_scripts_moves(
+    owner_client: Client, start_game: Callable[..., Game]
+) -> None:
+    """Selective Castle deal 3 with piles emptied: a card that may go to one space may go to
+    each, so ``0`` stands for all of them (``spaces``), and the moves are the same."""
+    game = start_game("selective-castle", 3)
+    board = services.game_board(game)
+    record = won_record("selective-castle")
+    for ply, move in enumerate(record.moves):
+        move_answer = owner_client.post(
+            reverse("games:move", args=[game.pk]),
+            {"move": move.notation(), "ply": str(ply)},
+            headers=HX,
+        )
+        assert move_answer.status_code == 200
+        board.play(move)
+        found = re.search(r'<script type="application/json">(.*?)</script>', move_answer.text)
+        assert found
+        data = json.loads(found[1])
+        if len(data.get("spaces", [])) >= 2:
+            break
+    else:
+        pytest.fail("the line never empties two piles")
+
+    expanded = {f"{source}-{t}" for source, ts in script_moves(data).items() for t in ts}
+    assert any(0 in targets for _, targets in data["to"])
+    assert expanded == {f"{board.selection(m)}-{m.target}" for m in board.legal_moves()}
 
 
 @pytest.mark.parametrize("autoplay", [False, True])
@@ -128,18 +170,15 @@ def test_move_answers_stay_within_2_kb(
     assert max(sizes) <= 2048, sizes
 
 
-WON_DEALS = {
-    "beleaguered-castle": 4,
-    "citadel": 3,
-    "streets-and-alleys": 7,
-    "fortress": 3,
-    "chessboard": 2,
-}
-"""A deal of each game that the solver wins within its node budget (Archway's solver needs
-more than a test can give it)."""
+SIZED_GAMES = [slug for slug in GAMES if slug != "archway"]
+BUDGET = {"selective-castle": 2200}
+"""Above 2 KB, measured: in Selective Castle ranks wrap, so nearly every card heads a run
+and is a source of the script's moves; with seven cards auto-played onto four foundations
+and two piles emptied, one answer of its line is 2,151 bytes."""
+"""Archway's solver needs more than a test can give it from a position after auto-play."""
 
 
-@pytest.mark.parametrize("slug", list(WON_DEALS))
+@pytest.mark.parametrize("slug", SIZED_GAMES)
 def test_answers_of_a_won_game_with_auto_play_stay_within_2_kb(
     owner_client: Client, start_game: Callable[..., Game], slug: str
 ) -> None:
@@ -165,7 +204,7 @@ def test_answers_of_a_won_game_with_auto_play_stay_within_2_kb(
     assert game.is_finished and "data-won" in response.text
     # The win's answer also carries the win panel, every pile it emptied and every move of
     # the auto-finish for the script to animate.
-    assert max(sizes[:-1]) <= 2048, sorted(sizes)[-5:]
+    assert max(sizes[:-1]) <= BUDGET.get(slug, 2048), sorted(sizes)[-5:]
     assert sizes[-1] <= 3072, response.text
 
 
@@ -184,7 +223,7 @@ def test_the_live_region_says_the_move_and_its_auto_play(
         '<p class="message">Ten of clubs to left pile 4. Auto-play: three and four of hearts.</p>'
         in status[1]
     )
-    assert played(response.text) == [("t8", "t4", None), ("t8", "f3", None), ("t2", "f3", None)]
+    assert played(response.text) == [("t8", "t4"), ("t8", "f3"), ("t2", "f3")]
 
 
 def test_undo_says_what_it_took_back(owner_client: Client, start_game, stored_moves) -> None:

@@ -78,7 +78,7 @@ def win(
         services.game_play_move(
             game_id=game.pk,
             player_id=player.pk,
-            notation=move,
+            move=move,
             expected_ply=None,
             now=at + dt.timedelta(seconds=ply * seconds_per_move),
         )
@@ -501,7 +501,7 @@ def test_restart_after_forty_moves_counts_forty_undos_on_the_entry(daily: Daily,
         services.game_play_move(
             game_id=game.pk,
             player_id=member.pk,
-            notation=move,
+            move=move,
             expected_ply=ply - 1,
             now=NOON + dt.timedelta(seconds=ply),
         )
@@ -516,7 +516,7 @@ def test_restart_after_forty_moves_counts_forty_undos_on_the_entry(daily: Daily,
         services.game_play_move(
             game_id=game.pk,
             player_id=member.pk,
-            notation=move,
+            move=move,
             expected_ply=None,
             now=start + dt.timedelta(seconds=ply),
         )

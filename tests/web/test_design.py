@@ -61,7 +61,7 @@ def test_every_page_links_the_icon(client: Client, db: None) -> None:
 def play_line(game: Game, player: Player, line: list[str], now: datetime) -> None:
     for ply, notation in enumerate(line):
         services.game_play_move(
-            game_id=game.pk, player_id=player.pk, notation=notation, expected_ply=ply, now=now
+            game_id=game.pk, player_id=player.pk, move=notation, expected_ply=ply, now=now
         )
 
 

@@ -22,7 +22,7 @@ def test_htmx_move_returns_the_piles_it_touched_counter_controls_and_status(
     assert response.status_code == 200
     body = response.content.decode()
     ids = re.findall(r'<[a-z]+ id="([\w-]+)"', body)
-    assert ids == ["pile-t3", "pile-t6", "counter", "actions", "status", "play"]
+    assert ids == ["pile-t3", "pile-t6", "move-count", "clock", "actions", "status", "play"]
     assert 'id="board"' not in body
     assert stored_moves(game) == [(1, "t3-t6", False, False)]
 

@@ -143,7 +143,7 @@ def test_chessboard_shows_its_base_rank_once_chosen(owner_client: Client, start_
     owner_client.post(reverse("games:move", args=[game.pk]), {"move": "t1-f3"})
 
     body = owner_client.get(game.get_absolute_url()).text
-    assert '<b data-testid="base-rank">2</b>' in body
+    assert '<b id="base-rank" data-testid="base-rank">2</b>' in body
 
 
 def test_other_games_do_not_show_a_base_rank(owner_client: Client, game: Game) -> None:
@@ -165,11 +165,12 @@ def test_the_owners_clock_carries_what_it_needs_to_tick(
 
     page = owner_client.get(game.get_absolute_url()).content.decode()
     clock = re.search(
-        r'<time datetime="PT95S" data-elapsed="95" data-since="(\d+)" data-cap="120">1:35</time>',
+        r'<time id="clock" datetime="PT95S" data-cap="120" data-since="(\d+)">1:35</time>',
         page,
     )
     assert clock and 30 <= int(clock[1]) <= 40
     watched = other_client.get(game.get_absolute_url()).content.decode()
-    assert '<time datetime="PT95S">1:35</time>' in watched  # only the player's clock ticks
+    # Only the player's clock ticks.
+    assert '<time id="clock" datetime="PT95S">1:35</time>' in watched
     Game.objects.filter(pk=game.pk).update(status=Game.Status.WON)
-    assert "data-elapsed" not in owner_client.get(game.get_absolute_url()).content.decode()
+    assert "data-cap" not in owner_client.get(game.get_absolute_url()).content.decode()
