@@ -429,7 +429,7 @@ SELECTIVE_CASTLE = _variant(
     build=DownAnySuit(wrap=True),
     runs=True,
     run_limit="any",
-    difficulty=DifficultyLimits(easy=1_200, medium=2_000),  # provisional: 3 of deals 1-9 won
+    difficulty=DifficultyLimits(easy=819, medium=30_993),  # 63 of deals 1-200 won
     group="other",
     pysolfc_id=524,
 )

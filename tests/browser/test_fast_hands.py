@@ -251,6 +251,20 @@ def test_a_run_is_picked_by_its_lowest_card_and_moves_in_one_request(
     still_in_the_game(page, url, watch)
 
 
+def test_a_run_moves_with_the_keyboard(page: Page, live_server: LiveServer, watch: Watch) -> None:
+    url = run_start(page, live_server, watch)
+
+    run_card(page, "t2", 2).focus()
+    page.keyboard.press("Enter")  # picks the run up and focuses where it may go
+    expect(page.locator("#pile-t2 .card.picked")).to_have_count(2)
+    expect(top_card(page, "t8")).to_be_focused()
+    page.keyboard.press("Enter")
+
+    expect(page.get_by_test_id("moves")).to_have_text("2")
+    assert stored(Game.objects.get()) == [("t7-t2", False), ("t2-t8x2", False)]
+    still_in_the_game(page, url, watch)
+
+
 def test_drag_a_run_with_the_mouse(page: Page, live_server: LiveServer, watch: Watch) -> None:
     url = run_start(page, live_server, watch)
     head = run_card(page, "t2", 2)
