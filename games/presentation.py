@@ -10,6 +10,7 @@ from collections import Counter
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
+from typing import Any
 
 from games.rules import GAMES, Board, Card, GameRules, Move, NotationError, get_game
 from games.rules.cards import RANK_NAMES, RANKS, SUIT_NAMES
@@ -278,6 +279,17 @@ def script_data(view: BoardView, played: Iterable[str] = ()) -> str:
         data["spaces"] = view.spaces
     text = json.dumps(data, separators=(",", ":"))
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def script_moves(data: dict[str, Any]) -> dict[str, list[str]]:
+    """Read :func:`script_data`'s legal moves back, as the board script does: each source
+    with every pile it may go to (for the tests and the benchmark, which play as it does)."""
+    spaces = data.get("spaces", [])
+    return {
+        source: [t for target in targets for t in (spaces if target == 0 else [target])]
+        for sources, targets in data["to"]
+        for source in sources
+    }
 
 
 @lru_cache(maxsize=256)

@@ -16,19 +16,21 @@ def run_card(page: Page, pile: str, count: int) -> Locator:
 
 
 def strip(card: Locator) -> Position:
-    """Where to press a card that others may cover: the middle of the part that shows."""
-    box = card.bounding_box()
-    assert box, "the card is not on the screen"
-    shown = card.evaluate(
+    """Where to press a card that others may cover (either side: the left wing fans
+    leftwards): the first point from its middle outwards where it is what a click hits."""
+    card.scroll_into_view_if_needed()
+    found = card.evaluate(
         """el => {
-          const r = el.getBoundingClientRect(), next = el.nextElementSibling;
-          if (!next) return [r.width, r.height];
-          const n = next.getBoundingClientRect();
-          return [n.left > r.left + 1 ? n.left - r.left : r.width,
-                  n.top > r.top + 1 ? n.top - r.top : r.height];
+          const r = el.getBoundingClientRect(), out = [.5, .4, .6, .3, .7, .2, .8, .1, .9];
+          for (const fy of out) for (const fx of out) {
+            const x = r.left + r.width * fx, y = r.top + r.height * fy;
+            if (el.contains(document.elementFromPoint(x, y))) return [r.width * fx, r.height * fy];
+          }
+          return null;
         }"""
     )
-    return {"x": min(shown[0], box["width"]) / 2, "y": min(shown[1], box["height"]) / 2}
+    assert found, "no part of the card shows"
+    return {"x": found[0], "y": found[1]}
 
 
 def click_move(page: Page, notation: str) -> None:

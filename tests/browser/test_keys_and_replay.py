@@ -38,10 +38,10 @@ def test_keys_typed_into_a_field_do_not_undo(page: Page, live_server: LiveServer
 
 def test_the_replay_plays_and_pauses(page: Page, live_server: LiveServer) -> None:
     page.goto(live_server.url + "/play/beleaguered-castle/1/?autoplay=0")
-    for ply, notation in enumerate(["t3-t6", "t7-f3"], 1):
+    for played, notation in enumerate(["t3-t6", "t7-f3"], 1):
         click_move(page, notation)
         # A click while the move before is in flight is ignored, as a player's would be.
-        expect(page.get_by_test_id("moves")).to_have_text(str(ply))
+        expect(page.get_by_test_id("moves")).to_have_text(str(played))
     page.clock.install()  # the replay's timer runs on a clock the test moves
     page.goto(page.url + "replay/?ply=0")
     ply = page.get_by_test_id("replay-ply")

@@ -6,7 +6,6 @@ import json
 import random
 import re
 from collections.abc import Callable
-from typing import Any
 
 import pytest
 from django.contrib.staticfiles import finders
@@ -15,6 +14,7 @@ from django.urls import reverse
 
 from games import services
 from games.models import Game
+from games.presentation import script_moves
 from games.rules import GAMES, Board
 from games.rules.record import split_record
 from games.rules.solver import solve
@@ -82,17 +82,6 @@ def test_the_controls_are_left_out_when_the_script_already_shows_them(
     legal = services.game_board(game).legal_moves()[0].notation()
     third = move(owner_client, game, legal, 2, **{"Castle-Controls": "00000"})
     assert "actions" in ids(third.text)
-
-
-def script_moves(data: dict[str, Any]) -> dict[str, list[str]]:
-    """The board script's moves (``#play``'s ``to``), each source with every destination:
-    ``[[sources], [targets]]`` pairs, ``0`` for every empty pile."""
-    spaces = data.get("spaces", [])
-    return {
-        source: [t for target in targets for t in (spaces if target == 0 else [target])]
-        for sources, targets in data["to"]
-        for source in sources
-    }
 
 
 def test_the_page_gives_the_script_every_legal_move(owner_client: Client, game: Game) -> None:

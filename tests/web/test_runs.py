@@ -14,9 +14,8 @@ from django.test import Client
 from django.urls import reverse
 
 from games.models import Game, PlayedMove
-from games.presentation import board_view, describe_move
+from games.presentation import board_view, describe_move, script_moves
 from games.rules import Board
-from tests.web.test_board_partials import script_moves
 
 pytestmark = pytest.mark.django_db
 
