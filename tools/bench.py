@@ -363,7 +363,10 @@ VISIBLE_POINT = """(el) => {
     for (const fy of out) {
         for (const fx of out) {
             const x = r.left + r.width * fx, y = r.top + r.height * fy;
-            if (el.contains(document.elementFromPoint(x, y))) return [x, y];
+            const near = [[0, 0], [-4, 0], [4, 0], [0, -4], [0, 4]];  /* not on an edge */
+            if (near.every(([dx, dy]) => el.contains(document.elementFromPoint(x + dx, y + dy)))) {
+                return [x, y];
+            }
         }
     }
     throw new Error("no part of " + el.outerHTML + " shows");

@@ -17,14 +17,17 @@ def run_card(page: Page, pile: str, count: int) -> Locator:
 
 def strip(card: Locator) -> Position:
     """Where to press a card that others may cover (either side: the left wing fans
-    leftwards): the first point from its middle outwards where it is what a click hits."""
+    leftwards): the first point from its middle outwards where it is what a click hits, and
+    still is 4 px to every side (a click lands on whole pixels, inside the border)."""
     card.scroll_into_view_if_needed()
     found = card.evaluate(
         """el => {
           const r = el.getBoundingClientRect(), out = [.5, .4, .6, .3, .7, .2, .8, .1, .9];
           for (const fy of out) for (const fx of out) {
             const x = r.left + r.width * fx, y = r.top + r.height * fy;
-            if (el.contains(document.elementFromPoint(x, y))) return [r.width * fx, r.height * fy];
+            const near = [[0, 0], [-4, 0], [4, 0], [0, -4], [0, 4]];
+            if (near.every(([dx, dy]) => el.contains(document.elementFromPoint(x + dx, y + dy))))
+              return [r.width * fx, r.height * fy];
           }
           return null;
         }"""
