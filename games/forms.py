@@ -76,6 +76,11 @@ class MoveForm(ActionForm):
     def selection(self) -> str | None:
         return self.cleaned_data.get("select") or None
 
+    def asked(self) -> str | tuple[str, str]:
+        """The move asked for: its notation, or the selection and its target."""
+        data = self.cleaned_data
+        return data["move"] or (data["select"], data["to"])
+
 
 class ReplayForm(_Form):
     """``?ply=N``: which position of the line to show (default: the last)."""

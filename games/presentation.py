@@ -133,28 +133,12 @@ def parse_selection(board: Board, text: str | None) -> str | None:
     if card is not None:
         return selection_text(pile, card) if card in cards else None
     if place is not None:
-        return text if place in run_places(board, pile) else None
+        return text if place in board.run_places(pile) else None
     if pile.kind in (PileKind.TABLEAU, PileKind.CELL):
         return pile.name if cards else None
     if pile.kind is PileKind.FOUNDATION and any(m.source == pile.name for m in board.legal_moves()):
         return pile.name
     return None
-
-
-def run_places(board: Board, pile: Pile) -> range:
-    """Where the cards that head a run on top of ``pile`` lie, as a run's selection names
-    them (counted from 1 at the bottom); empty when runs do not move. Each is selectable
-    whether or not a move takes its run now, like a top card: the building rule alone
-    decides, so a card's place and status change only with its own pile."""
-    if not board.rules.runs or pile.kind is not PileKind.TABLEAU:
-        return range(0)
-    return run_heads(board, board.pile(pile))
-
-
-def run_heads(board: Board, cards: Sequence[Card]) -> range:
-    """The places (from 1) of the covered cards of ``cards`` that head a run on its top."""
-    height = len(cards)
-    return range(height - board.book.top_run(cards) + 1, height)
 
 
 def board_view(
@@ -335,7 +319,7 @@ def _pile(
     views: list[CardView] = []
     if kind is PileKind.FOUNDATION:
         cards = cards[-1:]
-    heads = run_places(board, pile)
+    heads = board.run_places(pile)
     for index, card in enumerate(cards):
         top = index == len(cards) - 1
         if index + 1 in heads:
@@ -439,7 +423,8 @@ def touched_piles(
             pile.start = max(lowest[pile.name] - 1, 0)
             if board.rules.runs:  # a card that headed a run, or now does, is redrawn
                 now = [card.card for card in pile.cards]
-                changed = set(run_heads(board, shown)) ^ set(run_heads(board, now))
+                was = board.run_places(pile.name, shown)
+                changed = set(was) ^ set(board.run_places(pile.name, now))
                 pile.start = min([pile.start, *(place - 1 for place in changed)])
         elif (
             pile.kind == PileKind.RESERVE.value

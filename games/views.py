@@ -150,11 +150,7 @@ def move(request: HtmxHttpRequest, game_id: uuid.UUID) -> HttpResponse:
     return _act(
         request,
         game_id,
-        lambda **kw: services.game_play_move(
-            move=form.cleaned_data["move"]
-            or (form.cleaned_data["select"], form.cleaned_data["to"]),
-            **kw,
-        ),
+        lambda **kw: services.game_play_move(move=form.asked(), **kw),
         expected_ply=form.cleaned_data["ply"],
         selected=form.selection(),
         kind="move",

@@ -10,7 +10,7 @@ are remembered, so taking a move back costs no generation.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Final
 
 from .building import rank_word
@@ -147,6 +147,20 @@ class Board:
         """How many cards on top of a tableau pile follow the building rule: the longest
         run that could move together (1 for a lone card, 0 for an empty pile)."""
         return self._pos.run_length(self._pile_index(name if isinstance(name, str) else name.name))
+
+    def run_places(self, name: str | Pile, cards: Sequence[Card] | None = None) -> range:
+        """Where the covered cards that head a run on top of a tableau pile lie, counted
+        from 1 at the bottom, as a run's selection names them (``t3@5``); empty when the
+        game's runs do not move. ``cards``: the pile as it was, for a page that drew it so.
+
+        The building rule alone decides, not whether a move takes the run now (like a top
+        card, such a card is always selectable), so a card's place and status change only
+        with its own pile."""
+        pile = name if isinstance(name, Pile) else Pile.from_name(name)
+        if not self.rules.runs or pile.kind is not PileKind.TABLEAU:
+            return range(0)
+        held = self.pile(pile) if cards is None else cards
+        return range(len(held) - self.book.top_run(held) + 1, len(held))
 
     def layout_value(self) -> Layout:
         return Layout(self.tableau, self.foundations, self.reserves, self.cells)

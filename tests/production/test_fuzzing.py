@@ -190,7 +190,25 @@ PLY_TEXT = st.sampled_from(
         "inf",
     ]
 ) | st.integers(-(10**6), 10**6).map(str)
-SELECT = st.sampled_from(["t1", "t3", "t8", "t9", "t10", "f1", "f9", "r1", "r:7H", "r:XX", "r:"])
+SELECT = st.sampled_from(
+    [
+        "t1",
+        "t3",
+        "t8",
+        "t9",
+        "t10",
+        "f1",
+        "f9",
+        "r1",
+        "r:7H",
+        "r:XX",
+        "r:",
+        "t2@1",
+        "t3@6",
+        "t1@99",
+        "t@",
+    ]
+)
 VALUE = st.one_of(TEXT, ODD_TEXT, NOTATION, PLY_TEXT, SELECT, LONG)
 FIELD = st.sampled_from(
     [
@@ -371,8 +389,9 @@ def legal_move_outcome(request: Request, game: Game) -> str | None:
     if ply is not None and ply != game.ply:
         return None
     board = services.game_board(game, checked=True)
+    asked = form.asked()
     try:
-        board.play(form.cleaned_data["move"])
+        board.play(asked if isinstance(asked, str) else board.selected_move(*asked))
     except RulesError:
         return None
     if game.autoplay:
@@ -436,17 +455,25 @@ def owner_moves(draw: st.DrawFn, world: World) -> Request:
     extra, kind, pick = draw(FIELDS), draw(st.integers(0, 5)), draw(st.integers(0, 255))
     notation, junk, ply_text = draw(NOTATION), draw(VALUE), draw(PLY_TEXT)
     select = draw(st.none() | SELECT | VALUE)
+    to = draw(st.none() | st.sampled_from(["t1", "t8", "t10", "f", "f2", "c1"]) | VALUE)
     game = world.games[key]
     game.refresh_from_db()
-    moves = services.game_board(game).legal_moves()
+    board = services.game_board(game)
+    moves = board.legal_moves()
     move = moves[pick % len(moves)].notation() if moves and kind < 3 else notation
     body = {
         **(extra if kind == 5 else {}),
         "move": junk if kind == 4 else move,
         "ply": ply_text if kind == 2 else str(game.ply),
     }
+    if kind == 3 and moves and pick % 2:  # the board script's way: the selection and its pile
+        chosen = moves[pick % len(moves)]
+        body.pop("move")
+        select, to = board.selection(chosen), chosen.target
     if select is not None:
         body["select"] = select
+    if to is not None:
+        body["to"] = to
     return Request(
         identity="owner",
         csrf="token",

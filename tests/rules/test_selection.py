@@ -49,6 +49,15 @@ def test_a_run_is_picked_by_the_place_of_its_lowest_card() -> None:
     assert board.top_run("t8") == 3
 
 
+def test_the_cards_heading_a_run_are_the_covered_ones_of_its_top_run() -> None:
+    board = Board("penelopes-web", 1)
+    assert board.run_places("t2") == range(7, 7)  # a lone top card heads no run
+    board.play("t7-t2")
+    assert board.run_places("t2") == range(7, 8)
+    assert board.run_places("t2", board.pile("t2")[:-1]) == range(7, 7)  # the pile as it was
+    assert Board("streets-and-alleys", 1).run_places("t1") == range(0)  # runs do not move there
+
+
 def test_a_place_above_the_pile_names_no_card() -> None:
     board = Board("penelopes-web", 1)
     with pytest.raises(NotationError, match="has 7 cards"):
