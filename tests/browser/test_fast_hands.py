@@ -121,8 +121,14 @@ def test_fast_second_clicks_and_double_clicks_act_once_each(
     expect(counter).to_have_text("3")
 
     # A double click on Undo takes back one move: the second click lands while the first
-    # is in flight.
+    # is in flight. The first is held until both clicks are in, so a slow machine pausing
+    # between them cannot turn this into two undos one after another (which may act).
+    held: list[Route] = []
+    page.route("**/undo", lambda route: held.append(route))
     page.get_by_role("button", name="Undo").dblclick()
+    assert len(held) == 1
+    held[0].continue_()
+    page.unroute("**/undo")
     expect(counter).to_have_text("2")
     expect(page.get_by_role("button", name="Redo")).to_be_enabled()
 
