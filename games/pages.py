@@ -21,7 +21,7 @@ from games.presentation import (
     daily_ending,
     describe_outcome,
     hint_message,
-    touched_names,
+    replay,
     touched_piles,
 )
 from games.rules import Board, Move
@@ -81,37 +81,22 @@ def game_page(
 def after_action(outcome: Outcome, *, kind: str, viewer: uuid.UUID | None, now: datetime) -> Page:
     """The page after a move, undo, redo, restart or auto-play switch: its sentence, and the
     piles the action touched (every pile after a restart)."""
+    board, played, back = outcome.board, outcome.played, outcome.back
+    replayed = replay(board, played, back=back)
     message = describe_outcome(
-        outcome.board,
-        outcome.played,
-        automatic=outcome.automatic,
-        back=outcome.back,
-        restart=kind == "restart",
+        board, played, replayed, automatic=outcome.automatic, back=back, restart=kind == "restart"
     )
     if kind == "autoplay":
         message = f"Auto-play is {'on' if outcome.game.autoplay else 'off'}. {message}".strip()
-    only = (
-        None
-        if kind == "restart"
-        else touched_names(outcome.board, outcome.played, back=outcome.back)
-    )
-    page = game_page(
-        outcome.game, outcome.board, viewer=viewer, now=now, message=message, only=only
-    )
+    only = None if kind == "restart" else replayed.names
+    page = game_page(outcome.game, board, viewer=viewer, now=now, message=message, only=only)
     page["error"] = False
     view = page["view"]
     if kind == "restart":
         page["changed"] = list(view.piles.values())
     else:
-        page["changed"] = touched_piles(view, outcome.board, outcome.played, back=outcome.back)
-    page |= {"played": outcome.played, "back": outcome.back, "whole_counter": kind != "move"}
-    return page
-
-
-def with_changes(page: Page, board: Board, played: list[str], *, back: bool) -> Page:
-    """``page`` as a partial response: the piles ``played`` touched (a hint's move, with
-    ``back``: not played yet). Only for partials: a touched pile draws from ``start`` on."""
-    page["changed"] = touched_piles(page["view"], board, played, back=back)
+        page["changed"] = touched_piles(view, board, replayed, back=back)
+    page |= {"played": played, "back": back, "whole_counter": kind != "move"}
     return page
 
 
@@ -130,7 +115,7 @@ def after_hint(
     message, bad_news = hint_message(board, answer)
     move = answer.move
     selected = None if partial or move is None else board.selection(move)
-    played = [move.notation()] if move else []
+    replayed = replay(board, [move.notation()] if move else [], back=True)
     page = game_page(
         game,
         board,
@@ -140,11 +125,12 @@ def after_hint(
         message=message,
         hint=move,
         error=bad_news,
-        only=touched_names(board, played, back=True) if partial else None,
+        only=replayed.names if partial else None,
     )
-    if not partial:
-        return page
-    return with_changes(page, board, played, back=True)
+    if partial:
+        # Only for partials: a touched pile draws from ``start`` on.
+        page["changed"] = touched_piles(page["view"], board, replayed, back=True)
+    return page
 
 
 def after_conflict(

@@ -214,7 +214,7 @@ def board_view(
     to: dict[str, list[str | int]] = {}
     for move in legal:
         to.setdefault(board.selection(move), []).append(move.target)
-    spaces = [p.name for p in board.book.piles if p.kind is PileKind.TABLEAU and not board.pile(p)]
+    spaces = board.spaces
     if spaces:
         for destinations in to.values():
             if all(space in destinations for space in spaces):
@@ -374,39 +374,53 @@ def _set_actions(board: Board, pile: PileView, selected: str | None, kind: PileK
         pile.top.value = board.selected_move(selected, pile.name).notation()
 
 
-def touched_names(board: Board, played: Iterable[str], *, back: bool) -> set[str]:
-    """The names of the piles :func:`touched_piles` returns: the only pile views a move
-    response needs (``board_view(only=...)``)."""
-    return set(_replayed(board, played, back=back)[2])
+@dataclass
+class Replay:
+    """An action's moves replayed once, for everything its response says about them: the
+    piles they touched (:func:`touched_piles`) and the cards they moved
+    (:func:`describe_outcome`)."""
+
+    board: Board
+    """The position after the moves."""
+    cards: list[Card]
+    """The card each move moved (a run's lowest), in play order."""
+    before: dict[str, list[Card]]
+    """Each touched pile's cards before the moves."""
+    lowest: dict[str, int]
+    """Each touched pile's lowest height on the way."""
+
+    @property
+    def names(self) -> set[str]:
+        """The touched piles' names: the only pile views a move response needs
+        (``board_view(only=...)``)."""
+        return set(self.lowest)
 
 
-def _replayed(
-    board: Board, played: Iterable[str], *, back: bool
-) -> tuple[Board, dict[str, list[Card]], dict[str, int]]:
-    """``played`` replayed on ``board`` (see :func:`touched_piles`): the position after
-    them, each touched pile's cards before them, and its lowest height on the way."""
+def replay(board: Board, played: Iterable[str], *, back: bool) -> Replay:
+    """``played`` replayed on ``board``, the position after them (before them when
+    ``back``: an undo, or a hint's move not played yet)."""
     moves = list(played)
     replay = board.copy()
     if not back:
         for _ in moves:
             replay.pop()
+    cards: list[Card] = []
     before: dict[str, list[Card]] = {}
     lowest: dict[str, int] = {}
     for notation in moves:  # a pile's height changes only by a move from or to it
         move = replay.parse_move(notation)
+        cards.append(move.card or replay.pile(move.source)[-move.count])
         for name in (move.source, move.target):
             before.setdefault(name, list(replay.pile(name)))
             lowest[name] = min(lowest.get(name, len(replay.pile(name))), len(replay.pile(name)))
         replay.push(move)
     for name in lowest:
         lowest[name] = min(lowest[name], len(replay.pile(name)))
-    return replay, before, lowest
+    return Replay(replay, cards, before, lowest)
 
 
-def touched_piles(
-    view: BoardView, board: Board, played: Iterable[str], *, back: bool
-) -> list[PileView]:
-    """The piles ``played`` took cards from or put them on, for a move response.
+def touched_piles(view: BoardView, board: Board, replayed: Replay, *, back: bool) -> list[PileView]:
+    """The piles the replayed moves took cards from or put them on, for a move response.
 
     ``board`` is the position after the moves (before them when ``back``: an undo). A
     pile is drawn from the lowest card the moves uncovered or covered (``start``): the cards
@@ -414,10 +428,10 @@ def touched_piles(
     only lost cards (any of its cards may be played) keeps the others: the response names
     the ones that left (``gone``).
     """
-    replay, before, lowest = _replayed(board, played, back=back)
+    lowest = replayed.lowest
     piles = [view.piles[name] for name in sorted(lowest)]
     for pile in piles:
-        shown = replay.pile(pile.name) if back else before[pile.name]
+        shown = replayed.board.pile(pile.name) if back else replayed.before[pile.name]
         pile.restyle = _height(pile.kind, shown) != len(pile.cards)
         if pile.kind == PileKind.TABLEAU.value:
             pile.start = max(lowest[pile.name] - 1, 0)
@@ -484,37 +498,28 @@ def moved_words(card: Card, move: Move) -> str:
     return f"{card.name} and {rest} on it"
 
 
-def played_cards(board: Board, notations: Iterable[str], *, before: bool) -> list[Card]:
-    """The card each move moved; ``board`` is the position after the moves, or the one
-    before them when ``before``."""
-    moves = list(notations)
-    replay = board.copy()
-    if not before:
-        for _ in moves:
-            replay.pop()
-    cards = []
-    for notation in moves:
-        move = replay.parse_move(notation)
-        cards.append(move.card or replay.pile(move.source)[-move.count])
-        replay.push(move)
-    return cards
-
-
 def describe_outcome(
-    board: Board, played: tuple[str, ...], *, automatic: int, back: bool, restart: bool = False
+    board: Board,
+    played: tuple[str, ...],
+    replayed: Replay,
+    *,
+    automatic: int,
+    back: bool,
+    restart: bool = False,
 ) -> str:
     """What the live region says after an action: the move, then what auto-play did
     ("Seven of spades to the spades foundation. Auto-play: eight and nine of spades.").
 
     ``played`` are the action's moves in play order (for an undo, ``back``, the moves it took
-    back from ``board``); the last ``automatic`` of them were auto-play.
+    back from ``board``), ``replayed`` by :func:`replay`; the last ``automatic`` of them
+    were auto-play.
     """
     if restart:
         return "Back to the opening deal."
     if not played:
         return ""
     rules = board.rules
-    cards = played_cards(board, played, before=back)
+    cards = replayed.cards
     moves = [Move.from_notation(n) for n in played]
     own = len(played) - automatic
     if back:

@@ -230,7 +230,7 @@ def opening_ply(game: Game, board: Board) -> int:
     opening = _opening(game.slug, game.deal, tuple(game.options))
     if not opening or board.ply < len(opening):
         return 0
-    line = board.move_stack[: len(opening)]
+    line = board.first_moves(len(opening))
     return len(opening) if tuple(m.notation() for m in line) == opening else 0
 
 

@@ -143,6 +143,12 @@ class Board:
         """The cards of the pile ``t3``, ``f2``, ``r7`` or ``c1``, bottom card first."""
         return self._cards(self._pile_index(name if isinstance(name, str) else name.name))
 
+    @property
+    def spaces(self) -> list[str]:
+        """The empty tableau piles' names."""
+        piles = self._pos.piles
+        return [pile.name for pile in self.book.piles[: self.book.t] if not piles[pile.index]]
+
     def top_run(self, name: str | Pile) -> int:
         """How many cards on top of a tableau pile follow the building rule: the longest
         run that could move together (1 for a lone card, 0 for an empty pile)."""
@@ -177,7 +183,13 @@ class Board:
 
     @property
     def move_stack(self) -> list[Move]:
-        return [self._move((s, d, c), before) for s, d, c, before, _ in self._pos.undo_stack]
+        return self.first_moves(self.ply)
+
+    def first_moves(self, count: int) -> list[Move]:
+        """The first ``count`` moves of the move stack (a long game's whole stack costs
+        more to build than a page that reads its start needs)."""
+        stack = self._pos.undo_stack[:count]
+        return [self._move((s, d, c), before) for s, d, c, before, _ in stack]
 
     @property
     def cards_on_foundations(self) -> int:
@@ -515,10 +527,15 @@ class Board:
             return False
         moves = self._legal_raw()
         book = self.book
-        monotonic = not self._pos.take_back
-        if monotonic and any(book.is_foundation(target) for _, target, _ in moves):
+        if self._pos.take_back:
+            return self._every_move_returns(moves)
+        if any(book.is_foundation(target) for _, target, _ in moves):
             return False  # more cards on the foundations than ever before: a new position
-        seen = set(self.positions_seen(since_foundation_move=monotonic))
+        return self._every_move_returns_since_foundation(moves)
+
+    def _every_move_returns(self, moves: list[RawMove]) -> bool:
+        """Whether each move's position is among :meth:`positions_seen` (any game)."""
+        seen = set(self.positions_seen())
         position = self._pos.copy()
         for raw in moves:
             position.do(*raw)
@@ -527,6 +544,46 @@ class Board:
             if fresh:
                 return False
         return True
+
+    def _every_move_returns_since_foundation(self, moves: list[RawMove]) -> bool:
+        """:meth:`_every_move_returns` where foundation cards never come back and no move
+        goes to a foundation: only positions since the last foundation move can recur,
+        with the same foundations. A move changes two piles, so a position equals a
+        move's result when it differs from the current one on at most those two piles, and
+        there as the move leaves them. Walking back through the undo stack, which holds
+        each move's two piles before it, tracks where the past position differs from the
+        current one without building a whole key for each."""
+        position = self._pos
+        current = position.piles
+        results: list[tuple[int, int, bytes, bytes]] = []
+        for source, target, card in moves:
+            position.do(source, target, card)
+            results.append((source, target, current[source], current[target]))
+            position.undo()
+        fresh = set(range(len(results)))
+        is_foundation = self.book.is_foundation
+        past = list(current)
+        differ: set[int] = set()
+        for source, target, _, old_source, old_target in reversed(position.undo_stack):
+            if is_foundation(source) or is_foundation(target):
+                break  # the positions before this move had fewer foundation cards
+            past[source], past[target] = old_source, old_target
+            for index in (source, target):
+                if past[index] == current[index]:
+                    differ.discard(index)
+                else:
+                    differ.add(index)
+            if len(differ) > 2:
+                continue
+            # A move changes both its piles, so matching there puts both in ``differ``:
+            # with at most two piles different, the rest equal the move's result too.
+            for i in list(fresh):
+                s, t, after_s, after_t = results[i]
+                if past[s] == after_s and past[t] == after_t:
+                    fresh.discard(i)
+            if not fresh:
+                return True
+        return not fresh
 
     def positions_seen(self, *, since_foundation_move: bool = False) -> Iterator[bytes]:
         """The position keys from the current position back through the deal.

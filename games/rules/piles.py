@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import enum
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from typing import NamedTuple
 
@@ -56,15 +56,16 @@ class Pile:
 
     kind: PileKind
     number: int
+    name: str = field(init=False, repr=False, compare=False)
+    """``t3``: set once, since every page reads piles' names many times over."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "name", f"{self.kind.value}{self.number}")
 
     @classmethod
     def from_name(cls, name: str) -> Pile:
         """Read ``t3``, ``f2``, ``r7``, ``c1``; :class:`NotationError` names anything else."""
         return _from_name(name)
-
-    @property
-    def name(self) -> str:
-        return f"{self.kind.value}{self.number}"
 
     @property
     def index(self) -> int:

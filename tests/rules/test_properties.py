@@ -11,7 +11,7 @@ from hypothesis.stateful import (
     rule,
 )
 
-from games.rules import Board, GameRecord, IllegalMove, Move, NotationError
+from games.rules import TAKE_BACK, Board, GameRecord, IllegalMove, Move, NotationError
 
 from .helpers import VARIANTS, all_cards, played_boards
 
@@ -148,6 +148,41 @@ def test_stuck_means_no_legal_move_and_implies_cycle_stuck(
             copy = board.copy()
             copy.play(move)
             assert copy.position_key() in seen
+
+
+@st.composite
+def shuttled_boards(draw: st.DrawFn, variant: tuple[str, frozenset[str]]) -> Board:
+    """A board after random play, then moves between piles that often take the last move
+    back: a line that comes back to positions it has had."""
+    board = draw(variant_boards(variant))
+    for _ in range(draw(st.integers(min_value=0, max_value=30))):
+        moves = [m for m in board.legal_moves() if not m.to_foundation]
+        if not moves:
+            break
+        last = board.move_stack[-1] if board.ply else None
+        back = [m for m in moves if last and (m.source, m.target) == (last.target, last.source)]
+        board.play(draw(st.sampled_from(back if back and draw(st.booleans()) else moves)))
+    return board
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=IDS)
+@SETTINGS
+@given(data=st.data())
+def test_each_move_is_found_among_the_seen_positions_exactly_when_it_returns_to_one(
+    variant: tuple[str, frozenset[str]], data: st.DataObject
+) -> None:
+    """The walk back through the undo stack (no key per position) against the keys of every
+    position seen, one move at a time, and the stuck verdict against its definition."""
+    board = data.draw(shuttled_boards(variant))
+    seen = set(board.positions_seen())
+    returns = []
+    for raw in board.raw_legal_moves():
+        copy = board.copy()
+        copy.push(raw)
+        returns.append(copy.position_key() in seen)
+        if TAKE_BACK not in board.options and not board.book.is_foundation(raw[1]):
+            assert board._every_move_returns_since_foundation([raw]) == returns[-1], raw
+    assert board.is_cycle_stuck() == (not board.is_won() and all(returns))
 
 
 @settings(max_examples=40, deadline=None)
