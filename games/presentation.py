@@ -36,6 +36,10 @@ class CardView:
     picked: bool = False
     """The selected card (a ``?select=`` page)."""
 
+    def key(self) -> tuple[Any, ...]:
+        """Every field, in order: equal keys draw equal buttons (``CardView(*key)``)."""
+        return tuple(self.__dict__.values())
+
     @property
     def rank(self) -> str:
         return "10" if self.card.rank == 10 else RANKS[self.card.rank - 1]

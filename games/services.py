@@ -135,12 +135,13 @@ def game_line(game: Game) -> list[str]:
 def line_board(game: Game, line: Iterable[str], *, checked: bool = False) -> Board:
     """The board after ``line`` from the game's deal; ``checked`` plays every move through
     the rules, otherwise the moves are trusted (they were checked when played)."""
-    board = game.fresh_board() if checked else _deal(game.slug, game.deal, tuple(game.options))
+    if not checked:
+        board = _deal(game.slug, game.deal, tuple(game.options))
+        board.push_line(line)
+        return board
+    board = game.fresh_board()
     for notation in line:
-        if checked:
-            board.play(notation)
-        else:
-            board.push(board.parse_move(notation))
+        board.play(notation)
     return board
 
 

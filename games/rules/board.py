@@ -252,6 +252,14 @@ class Board:
         self._legal = None
         self._pos.do(*raw)
 
+    def push_line(self, notations: Iterable[str]) -> None:
+        """Play moves in notation without checking them: the fast path for replaying a
+        stored line, whose moves were checked when they were played."""
+        for text in notations:
+            move = Move.from_notation(text)
+            raw = self._quick_raw(move)
+            self.push(raw if raw is not None else self._raw(self._resolve(move)))
+
     def pop(self) -> RawMove:
         """Take back the last move without building a :class:`Move`; the fast ``undo``."""
         s, d, c, _, _ = self._pos.undo_stack[-1]

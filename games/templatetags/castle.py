@@ -1,9 +1,12 @@
 from datetime import timedelta
+from functools import lru_cache
+from typing import Any
 
 from django import template
+from django.template.loader import get_template
 from django.utils.safestring import SafeString, mark_safe
 
-from games.presentation import BoardView, for_people, script_data
+from games.presentation import BoardView, CardView, for_people, script_data
 
 register = template.Library()
 
@@ -54,3 +57,17 @@ def script_data_filter(view: BoardView, played: object) -> SafeString:
     """``{{ view|script_data:played }}``: the board script's data in a JSON script element."""
     data = script_data(view, played or ())  # type: ignore[arg-type]
     return mark_safe(f'<script type="application/json">{data}</script>')
+
+
+@register.simple_tag
+def card_button(card: CardView) -> SafeString:
+    """``{% card_button card %}``: the card's button (``games/piles.html#card``). A board
+    draws the same few hundred card views over and over, and a move's answer is mostly
+    cards, so each look is rendered once per process: the template still writes the markup,
+    keyed by every field of the view."""
+    return _card_button(card.key())
+
+
+@lru_cache(maxsize=8192)
+def _card_button(key: tuple[Any, ...]) -> SafeString:
+    return mark_safe(get_template("games/piles.html#card").render({"card": CardView(*key)}))
