@@ -413,10 +413,11 @@ def replay(board: Board, played: Iterable[str], *, back: bool) -> Replay:
     lowest: dict[str, int] = {}
     for notation in moves:  # a pile's height changes only by a move from or to it
         move = replay.parse_move(notation)
-        cards.append(move.card or replay.pile(move.source)[-move.count])
-        for name in (move.source, move.target):
-            before.setdefault(name, list(replay.pile(name)))
-            lowest[name] = min(lowest.get(name, len(replay.pile(name))), len(replay.pile(name)))
+        source = replay.pile(move.source)
+        cards.append(move.card or source[-move.count])
+        for name, held in ((move.source, source), (move.target, replay.pile(move.target))):
+            before.setdefault(name, list(held))
+            lowest[name] = min(lowest.get(name, len(held)), len(held))
         replay.push(move)
     for name in lowest:
         lowest[name] = min(lowest[name], len(replay.pile(name)))

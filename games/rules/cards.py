@@ -82,10 +82,10 @@ class Card(int):
     @property
     def name(self) -> str:
         """``Queen of hearts``: the card's accessible name."""
-        return f"{RANK_NAMES[self.rank - 1]} of {SUIT_NAMES[self.suit]}"
+        return _NAMES[self]
 
     def __str__(self) -> str:
-        return RANKS[self.rank - 1] + SUITS[self.suit]
+        return _TEXTS[self]
 
     def __repr__(self) -> str:
         return f"Card.from_str({str(self)!r})"
@@ -103,6 +103,12 @@ def _make_cards() -> list[Card]:
 
 
 _CARDS: Final = _make_cards()
+# Each card's text and name by its code, written once: pages and layouts read them by the
+# thousand.
+_TEXTS: Final = tuple("" if c < 4 else RANKS[(c >> 2) - 1] + SUITS[c & 3] for c in range(56))
+_NAMES: Final = tuple(
+    "" if c < 4 else f"{RANK_NAMES[(c >> 2) - 1]} of {SUIT_NAMES[c & 3]}" for c in range(56)
+)
 ALL_CARDS: Final = tuple(_CARDS[4:])
 CARD_BY_CODE: Final[tuple[Card, ...]] = tuple(_CARDS)
 """Each card by its code (``rank * 4 + suit``, 4 to 55): the engine's fast way back from a

@@ -198,6 +198,12 @@ class GameRules:
     pysolfc_id: int | None = None
     """PySolFC's number for the same game, whose deal numbers ours follow."""
 
+    def __hash__(self) -> int:
+        """By the slug, which names one game: caches keyed by the rules (the rule book, the
+        piles' labels) hash them on every lookup, and hashing every field takes microseconds.
+        Rules equal field by field have the same slug, so equal rules hash alike."""
+        return hash(self.slug)
+
     def __post_init__(self) -> None:
         if self.group not in GROUPS:
             raise ValueError(f"{self.name}: unknown group {self.group!r}")
