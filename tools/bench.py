@@ -5,8 +5,10 @@ Prints figures; asserts nothing (speed targets live here, never in timed tests):
 - engine: legal-move generation + play + undo in random playouts, moves per second per game
   (target: at least 50,000/s on Beleaguered Castle);
 - HTTP: move POSTs against a trivial view (``/healthz``) in the same run, requests per
-  second and latency, and their ratio (target >= 0.4); the size of a move response as the
-  board script gets it (target <= 2 KB);
+  second and latency, and their ratio (target >= 0.4); beside them the floor of a move (a
+  bench-only endpoint doing only what every move must: session, CSRF, form, one row read,
+  one check, one write) and its ratio, the ceiling of a move's on this machine; the size of
+  a move response as the board script gets it (target <= 2 KB);
 - browser: Debian's Chromium plays every game against the same gunicorn: requests per card
   move (must be 1), click->repaint median and p90 for selecting a card and for a move
   (target <= 25 ms median on localhost), move response bytes per game (target <= 2 KB
@@ -128,21 +130,28 @@ class Player:
             self.token = match.group(1).decode()
         return url, Board(self.slug, deal)
 
-    def move(self) -> tuple[int, int]:
-        """POST one move; return (status, response size)."""
+    def move(self, *, floor: bool = False) -> tuple[int, int]:
+        """POST one move; return (status, response size). With ``floor``, the same request
+        to the benchmark's floor endpoint (``tools.bench_urls``), which plays nothing: the
+        player plays the move on its own board and takes it back, so that both cost it
+        about the same and its board stays the game's."""
         moves = self.board.legal_moves()
         if not moves or self.board.ply >= 150:
             self.url, self.board = self.waiting.pop() if self.waiting else self.start()
             moves = self.board.legal_moves()
         move = self.rng.choice(moves)
         body = f"move={move.notation().replace(':', '%3A')}&ply={self.board.ply}"
+        game_id = self.url.rstrip("/").rsplit("/", 1)[-1]
         status, _, data = self.browser.request(
             "POST",
-            f"{self.url}moves",
+            f"/bench/floor/{game_id}" if floor else f"{self.url}moves",
             body,
             {"HX-Request": "true", "X-CSRFToken": self.token, "Castle-Controls": self.controls},
         )
-        if status == 200:
+        if floor:
+            self.board.play(move)
+            self.board.pop()
+        elif status == 200:
             self.board.play(move)
             if found := re.search(rb'data-key="(\d+)"', data):
                 self.controls = found.group(1).decode()
@@ -207,13 +216,19 @@ def serve(
     workers: int = 2,
     prepare: bool = True,
     log: Path | None = None,
+    settings: str = "castle_site.settings",
 ) -> subprocess.Popen[bytes]:
     """Start gunicorn (its master is the returned process) and warm its workers up.
 
     ``prepare`` first migrates ``database`` and collects static files; ``log`` receives
-    gunicorn's own log (worker boots and deaths).
+    gunicorn's own log (worker boots and deaths); ``settings`` is the settings module.
     """
-    env = {**os.environ, **SERVER_ENV, "DATABASE_URL": database}
+    env = {
+        **os.environ,
+        **SERVER_ENV,
+        "DATABASE_URL": database,
+        "DJANGO_SETTINGS_MODULE": settings,
+    }
     python = sys.executable
     if prepare:
         for command in (["migrate", "--noinput", "-v0"], ["collectstatic", "--noinput", "-v0"]):
@@ -276,7 +291,8 @@ def http_bench(
 ) -> None:
     with tempfile.TemporaryDirectory() as folder:
         port = port or free_port()
-        server = serve(f"sqlite:///{folder}/bench.sqlite3", port)
+        # The site, and the floor of a move (tools/bench_urls.py).
+        server = serve(f"sqlite:///{folder}/bench.sqlite3", port, settings="tools.bench_settings")
         try:
             if http:
                 _http_figures(port, seconds, clients)
@@ -311,21 +327,31 @@ def _http_figures(port: int, seconds: float, clients: int, rounds: int = 3) -> N
 
         return act
 
+    def floor(i: int) -> Callable[[], int]:
+        return lambda: players[i].move(floor=True)[0]
+
     print(
         f"\nHTTP: gunicorn, 2 sync workers, SQLite, {clients} clients,"
         f" {rounds} rounds of {seconds:g} s each"
     )
     row = "  {:<22} {:>8.0f} req/s   p50 {:>6.1f} ms   p99 {:>6.1f} ms   errors {}"
-    ratios = []
+    ratios, floors = [], []
     for number in range(1, rounds + 1):
         base_rate, base_lat, base_err = drive(trivial, clients, seconds)
         move_rate, move_lat, move_err = drive(mover, clients, seconds)
+        floor_rate, floor_lat, floor_err = drive(floor, clients, seconds)
         ratios.append(move_rate / base_rate)
+        floors.append(floor_rate / base_rate)
         print(f"  round {number}")
         print(row.format("trivial view", base_rate, *_ms(base_lat), base_err))
         print(row.format("move POST (htmx)", move_rate, *_ms(move_lat), move_err))
-        print(f"  ratio move/trivial: {ratios[-1]:.2f}")
+        print(row.format("floor of a move", floor_rate, *_ms(floor_lat), floor_err))
+        print(f"  ratio move/trivial: {ratios[-1]:.2f}, floor/trivial: {floors[-1]:.2f}")
     print(f"  median ratio move/trivial: {statistics.median(ratios):.2f} (target >= 0.4)")
+    print(
+        f"  median ratio floor/trivial: {statistics.median(floors):.2f} (the floor: session,"
+        " CSRF, form, one row read, one check, one write; tools/bench_urls.py)"
+    )
     median, largest = statistics.median(sizes), max(sizes)
     print(
         f"  move response, Beleaguered Castle: median {median:.0f} B,"
