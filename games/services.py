@@ -207,6 +207,8 @@ def auto_finish(board: Board) -> list[Move]:
     """
     if board.rules.base_is_chosen and board.base_rank is None:
         return []
+    if not any(m.to_foundation for m in board.legal_moves()):
+        return []  # the usual case, answered before copying the board
     trial = board.copy(stack=False)
     moves: list[Move] = []
     while not trial.is_won():
