@@ -315,12 +315,13 @@
     if (selection) {
       if (el === selection.card) {
         /* Again on the card: home; a run goes home one card at a time, so it is put down. */
-        if (selection.run.length > 1) deselect();
-        else send("moves", home(selection.source));
+        if (selection.run.length > 1) { deselect(); return; }
+        var homeMove = home(selection.source);
+        send("moves", homeMove, glide(homeMove.to));
         return;
       }
       if (source && (kindOf(pile) === "reserve" || pile === selection.pile)) { select(el); return; }
-      send("moves", moveTo(selection.source, name));
+      send("moves", moveTo(selection.source, name), glide(name));
       return;
     }
     if (!source) return;
@@ -363,22 +364,84 @@
     if (!selection || selection.card !== card) select(card);
     try { card.setPointerCapture(drag.id); } catch (error) { /* the pointer is gone */ }
     drag.box = card.getBoundingClientRect();
-    drag.ghosts = selection.run.map(function (el) {
+    drag.ghosts = ghostsOf(selection.run, "dragged");
+    selection.run.forEach(function (el) { el.classList.add("lifted"); });
+    drag.ghost = drag.ghosts[0];
+  }
+
+  /* Cards on their way, shown by copies (ghosts) while their move is asked: dropped once
+     the answer is in the page (motion.js flies them on from where they are), or flown
+     back to where they were (``box``, the first card's place) when it is refused. */
+  function liftOf(ghosts, lifted, box, look) {
+    var land = function () {
+      ghosts.forEach(function (ghost) { ghost.remove(); });
+      lifted.forEach(function (el) { el.classList.remove(look); });
+    };
+    return {
+      ghost: ghosts[0],
+      ghosts: ghosts,
+      card: lifted[0],
+      back: function () {
+        if (!ghosts[0].isConnected) return;
+        if (window.CastleMotion && window.CastleMotion.enabled()) {
+          var now = ghosts[0].getBoundingClientRect();
+          var shift = "translate(" + (now.left - box.left) + "px," + (now.top - box.top) + "px)";
+          var animations = ghosts.map(function (ghost) {
+            ghost.getAnimations().forEach(function (a) { a.cancel(); });
+            ghost.style.transform = "";
+            return ghost.animate([{ transform: shift }, { transform: "none" }],
+              { duration: 160, easing: "ease-out" });
+          });
+          animations[0].onfinish = land;
+          animations[0].oncancel = land;
+        } else {
+          land();
+        }
+      },
+      drop: land,
+    };
+  }
+
+  /* A copy of each card, where the card is, above the page. */
+  function ghostsOf(cards, look) {
+    return cards.map(function (el) {
       var box = el.getBoundingClientRect();
       var ghost = el.cloneNode(true);
       ghost.removeAttribute("name");
       ghost.removeAttribute("form");
       ghost.setAttribute("aria-hidden", "true");
       ghost.tabIndex = -1;
-      ghost.className += " ghost dragged";
+      ghost.className += " ghost " + look;
       ghost.style.left = box.left + "px";
       ghost.style.top = box.top + "px";
       ghost.style.setProperty("--w", box.width + "px");
       document.body.appendChild(ghost);
-      el.classList.add("lifted");
       return ghost;
     });
-    drag.ghost = drag.ghosts[0];
+  }
+
+  /* A move to a legal pile sets off at once, before its answer: the selected cards glide
+     toward the pile's top, and motion.js takes the flight on from wherever they are when
+     the answer lands them (or flies them back if it refuses the move). The click shows
+     in the next frame, whatever the network. Not with motion off: cards never fly then. */
+  var GLIDE = 220; /* ms: a little longer than motion.js's flight, which it hands over to */
+  function glide(target) {
+    var motion = window.CastleMotion;
+    var pile = pileEl(target);
+    if (!motion || !motion.enabled() || !selection || !pile) return null;
+    if (selection.targets.indexOf(target) < 0) return null;
+    var cards = selection.run.slice();
+    var box = cards[0].getBoundingClientRect();
+    var top = pile.lastElementChild;
+    var goal = (top && top.classList.contains("card") ? top : pile).getBoundingClientRect();
+    var ghosts = ghostsOf(cards, "leaving");
+    cards.forEach(function (el) { el.classList.add("leaving"); });
+    var shift = "translate(" + (goal.left - box.left) + "px," + (goal.top - box.top) + "px)";
+    ghosts.forEach(function (ghost) {
+      ghost.animate([{ transform: "none" }, { transform: shift }],
+        { duration: GLIDE, easing: "cubic-bezier(.25,.7,.3,1)", fill: "forwards" });
+    });
+    return liftOf(ghosts, cards, box, "leaving");
   }
 
   function pileUnder(x, y) {
@@ -394,33 +457,7 @@
     swallow = d.card;
     if (d.over) d.over.classList.remove("over");
     var lifted = d.card.parentElement ? runOf(d.card) : [d.card];
-    var land = function () {
-      d.ghosts.forEach(function (ghost) { ghost.remove(); });
-      lifted.forEach(function (el) { el.classList.remove("lifted"); });
-    };
-    var lift = {
-      ghost: d.ghost,
-      ghosts: d.ghosts,
-      card: d.card,
-      /* The cards fly back to where they were picked up. */
-      back: function () {
-        if (!d.ghost.isConnected) return;
-        if (window.CastleMotion && window.CastleMotion.enabled()) {
-          var now = d.ghost.getBoundingClientRect();
-          var shift = "translate(" + (now.left - d.box.left) + "px," + (now.top - d.box.top) + "px)";
-          var animations = d.ghosts.map(function (ghost) {
-            ghost.style.transform = "";
-            return ghost.animate([{ transform: shift }, { transform: "none" }],
-              { duration: 160, easing: "ease-out" });
-          });
-          animations[0].onfinish = land;
-          animations[0].oncancel = land;
-        } else {
-          land();
-        }
-      },
-      drop: land,
-    };
+    var lift = liftOf(d.ghosts, lifted, d.box, "lifted");
     var pile = dropped ? pileUnder(event.clientX, event.clientY) : null;
     if (!pile || pile === pileOf(d.card) || busy) {
       lift.back();

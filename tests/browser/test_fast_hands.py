@@ -338,11 +338,17 @@ def test_drag_a_card_with_a_finger(touch_page: Page, live_server: LiveServer) ->
 
 GHOSTS = """() => {
     window.ghosts = 0;
+    window.glides = 0;
     new MutationObserver((records) => {
-        for (const r of records) for (const n of r.addedNodes)
-            if (n.classList && n.classList.contains('ghost')) window.ghosts += 1;
+        for (const r of records) for (const n of r.addedNodes) {
+            if (!n.classList || !n.classList.contains('ghost')) continue;
+            if (n.classList.contains('leaving')) window.glides += 1;
+            else if (!n.classList.contains('dragged')) window.ghosts += 1;
+        }
     }).observe(document.body, {childList: true});
 }"""
+"""Counts the copies of cards that fly (static/js/motion.js: ``ghosts``) and those a move
+sets off with before its answer (static/js/board.js: ``glides``)."""
 
 
 @pytest.mark.parametrize("motion", ["no-preference", "reduce"])
@@ -360,8 +366,58 @@ def test_cards_glide_unless_motion_is_reduced(
 
     flown = page.evaluate("window.ghosts")
     assert flown == (0 if motion == "reduce" else 2)  # the move, then the undo gliding back
+    assert page.evaluate("window.glides") == (0 if motion == "reduce" else 1)  # the move
     expect(page.locator(".ghost")).to_have_count(0)
     expect(page.locator("#board .arriving")).to_have_count(0)
+
+
+@pytest.mark.parametrize("latency", [0, 80], ids=["localhost", "latency-80ms"])
+def test_a_move_sets_off_at_the_click_and_lands_where_its_answer_puts_it(
+    page: Page, live_server: LiveServer, watch: Watch, latency: int
+) -> None:
+    slow_network(page, latency)
+    url = start(page, live_server, watch, "/play/beleaguered-castle/1/?autoplay=0")
+    held: list[Route] = []
+    page.route("**/moves", lambda route: held.append(route))
+
+    page.mouse.click(*centre(page, "t3"))
+    page.mouse.click(*centre(page, "t6"))
+
+    # On its way before any answer: a copy glides, the card waits unseen in its pile.
+    expect(page.locator(".ghost.leaving")).to_have_count(1)
+    expect(page.locator("#pile-t3 .card.leaving")).to_have_count(1)
+    expect(page.get_by_test_id("moves")).to_have_text("0")
+    page.wait_for_timeout(300)  # the glide has reached the pile: the card waits there
+    expect(page.locator(".ghost.leaving")).to_have_count(1)
+    assert len(held) == 1
+    held[0].continue_()
+
+    expect(page.get_by_test_id("moves")).to_have_text("1")
+    expect(page.locator(".ghost")).to_have_count(0)
+    expect(page.locator("#board .leaving, #board .arriving")).to_have_count(0)
+    expect(top_card(page, "t6")).to_have_accessible_name("Eight of clubs, top of right pile 2")
+    page.unroute("**/moves")
+    assert stored(Game.objects.get()) == [("t3-t6", False)]
+    still_in_the_game(page, url, watch)
+
+
+def test_a_move_that_gets_no_answer_goes_back_to_its_pile(
+    page: Page, live_server: LiveServer, watch: Watch
+) -> None:
+    url = start(page, live_server, watch, "/play/beleaguered-castle/1/?autoplay=0")
+    page.route("**/moves", lambda route: route.abort())
+
+    page.mouse.click(*centre(page, "t3"))
+    page.mouse.click(*centre(page, "t6"))
+
+    expect(page.locator("#status")).to_contain_text("The server did not answer")
+    expect(page.locator(".ghost")).to_have_count(0)
+    expect(page.locator("#board .leaving")).to_have_count(0)
+    expect(top_card(page, "t3")).to_have_accessible_name("Eight of clubs, top of left pile 3")
+    expect(page.get_by_test_id("moves")).to_have_text("0")
+    page.unroute("**/moves")
+    assert stored(Game.objects.get()) == []
+    assert page.url == url and watch.navigations == []
 
 
 def test_auto_played_cards_go_up_one_after_another(
