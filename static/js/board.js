@@ -7,7 +7,8 @@
  *                    (#play's data, every legal move), no request; a covered card that
  *                    heads a run selects the run (in games where runs move)
  *   Click a pile     sends the selected card there (a legal one glows); the move is the only
- *                    request, and its answer redraws only what changed
+ *                    request, and its answer redraws only what changed; the card sets off
+ *                    at the click and lands where the answer puts it
  *   Click it again   (or double-click, double-tap) sends the card home to its foundation
  *   Drag             mouse, pen or touch (pointer events): drop on a pile; an illegal drop
  *                    returns the card and the status says why
