@@ -161,7 +161,8 @@ def shuttled_boards(draw: st.DrawFn, variant: tuple[str, frozenset[str]]) -> Boa
             break
         last = board.move_stack[-1] if board.ply else None
         back = [m for m in moves if last and (m.source, m.target) == (last.target, last.source)]
-        board.play(draw(st.sampled_from(back if back and draw(st.booleans()) else moves)))
+        take_back = bool(back) and draw(st.booleans())
+        board.play(draw(st.sampled_from(back if take_back else moves)))
     return board
 
 
