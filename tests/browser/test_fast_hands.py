@@ -50,6 +50,26 @@ def watch(page: Page) -> Watch:
     return seen
 
 
+Hold = Callable[[str], list[Route]]
+
+
+@pytest.fixture
+def hold(page: Page) -> Iterator[Hold]:
+    """``hold("**/moves")``: from now on, requests to that URL wait in the returned list
+    until the test lets each go (``continue_()``); the routes end with the test."""
+    patterns: list[str] = []
+
+    def start(pattern: str) -> list[Route]:
+        held: list[Route] = []
+        page.route(pattern, lambda route: held.append(route))
+        patterns.append(pattern)
+        return held
+
+    yield start
+    for pattern in patterns:
+        page.unroute(pattern)
+
+
 def slow_network(page: Page, latency: int) -> None:
     """Chromium's own network emulation: every request waits ``latency`` ms each way."""
     if latency:
@@ -95,7 +115,7 @@ def still_in_the_game(page: Page, url: str, watch: Watch) -> None:
 @pytest.mark.parametrize("latency", [0, 80], ids=["localhost", "latency-80ms"])
 @pytest.mark.parametrize("gap", [0, 10, 25])
 def test_fast_second_clicks_and_double_clicks_act_once_each(
-    page: Page, live_server: LiveServer, watch: Watch, latency: int, gap: int
+    page: Page, live_server: LiveServer, watch: Watch, hold: Hold, latency: int, gap: int
 ) -> None:
     slow_network(page, latency)
     url = start(page, live_server, watch, "/play/beleaguered-castle/1/?autoplay=0")
@@ -123,12 +143,10 @@ def test_fast_second_clicks_and_double_clicks_act_once_each(
     # A double click on Undo takes back one move: the second click lands while the first
     # is in flight. The first is held until both clicks are in, so a slow machine pausing
     # between them cannot turn this into two undos one after another (which may act).
-    held: list[Route] = []
-    page.route("**/undo", lambda route: held.append(route))
+    held = hold("**/undo")
     page.get_by_role("button", name="Undo").dblclick()
     assert len(held) == 1
     held[0].continue_()
-    page.unroute("**/undo")
     expect(counter).to_have_text("2")
     expect(page.get_by_role("button", name="Redo")).to_be_enabled()
 
@@ -142,12 +160,11 @@ def test_fast_second_clicks_and_double_clicks_act_once_each(
 
 @pytest.mark.parametrize("latency", [0, 80], ids=["localhost", "latency-80ms"])
 def test_clicks_while_a_move_is_in_flight_are_ignored(
-    page: Page, live_server: LiveServer, watch: Watch, latency: int
+    page: Page, live_server: LiveServer, watch: Watch, hold: Hold, latency: int
 ) -> None:
     slow_network(page, latency)
     url = start(page, live_server, watch, "/play/beleaguered-castle/1/?autoplay=0")
-    held: list[Route] = []
-    page.route("**/moves", lambda route: held.append(route))
+    held = hold("**/moves")
 
     page.mouse.click(*centre(page, "t3"))
     page.mouse.click(*centre(page, "t6"))
@@ -161,7 +178,6 @@ def test_clicks_while_a_move_is_in_flight_are_ignored(
 
     expect(page.get_by_test_id("moves")).to_have_text("1")
     expect(top_card(page, "t6")).to_have_accessible_name("Eight of clubs, top of right pile 2")
-    page.unroute("**/moves")
     assert stored(Game.objects.get()) == [("t3-t6", False)]
     assert watch.requests == ["POST moves"]
     still_in_the_game(page, url, watch)
@@ -373,12 +389,11 @@ def test_cards_glide_unless_motion_is_reduced(
 
 @pytest.mark.parametrize("latency", [0, 80], ids=["localhost", "latency-80ms"])
 def test_a_move_sets_off_at_the_click_and_lands_where_its_answer_puts_it(
-    page: Page, live_server: LiveServer, watch: Watch, latency: int
+    page: Page, live_server: LiveServer, watch: Watch, hold: Hold, latency: int
 ) -> None:
     slow_network(page, latency)
     url = start(page, live_server, watch, "/play/beleaguered-castle/1/?autoplay=0")
-    held: list[Route] = []
-    page.route("**/moves", lambda route: held.append(route))
+    held = hold("**/moves")
 
     page.mouse.click(*centre(page, "t3"))
     page.mouse.click(*centre(page, "t6"))
@@ -396,7 +411,6 @@ def test_a_move_sets_off_at_the_click_and_lands_where_its_answer_puts_it(
     expect(page.locator(".ghost")).to_have_count(0)
     expect(page.locator("#board .leaving, #board .arriving")).to_have_count(0)
     expect(top_card(page, "t6")).to_have_accessible_name("Eight of clubs, top of right pile 2")
-    page.unroute("**/moves")
     assert stored(Game.objects.get()) == [("t3-t6", False)]
     still_in_the_game(page, url, watch)
 
