@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Final
 
 from .building import rank_word
-from .cards import CARD_BY_CODE, Card, next_rank
+from .cards import CARD_BY_CODE, CARD_TEXT_BY_CODE, Card, next_rank
 from .deals import Layout, check_deal_number, deal
 from .errors import IllegalMove, NotationError
 from .moves import Move
@@ -142,6 +142,12 @@ class Board:
     def pile(self, name: str | Pile) -> tuple[Card, ...]:
         """The cards of the pile ``t3``, ``f2``, ``r7`` or ``c1``, bottom card first."""
         return self._cards(self._pile_index(name if isinstance(name, str) else name.name))
+
+    def pile_text(self, pile: Pile) -> str:
+        """The cards of ``pile`` as a layout writes them: their texts, bottom card first,
+        one space apart (empty for an empty pile)."""
+        texts = CARD_TEXT_BY_CODE
+        return " ".join([texts[c] for c in self._pos.cards(self.book.index[pile.name])])
 
     @property
     def spaces(self) -> list[str]:

@@ -109,6 +109,8 @@ _TEXTS: Final = tuple("" if c < 4 else RANKS[(c >> 2) - 1] + SUITS[c & 3] for c 
 _NAMES: Final = tuple(
     "" if c < 4 else f"{RANK_NAMES[(c >> 2) - 1]} of {SUIT_NAMES[c & 3]}" for c in range(56)
 )
+CARD_TEXT_BY_CODE: Final = _TEXTS
+"""Each card's text (``QH``) by its code: what layouts write, without building the card."""
 ALL_CARDS: Final = tuple(_CARDS[4:])
 CARD_BY_CODE: Final[tuple[Card, ...]] = tuple(_CARDS)
 """Each card by its code (``rank * 4 + suit``, 4 to 55): the engine's fast way back from a

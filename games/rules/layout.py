@@ -23,7 +23,8 @@ def write_layout(board: Board) -> str:
     order = [p for p in piles if p.kind is PileKind.FOUNDATION]
     order += [p for p in piles if p.kind is not PileKind.FOUNDATION]
     for pile in order:
-        lines.append(" ".join([f"{pile.name}:", *map(str, board.pile(pile))]))
+        text = board.pile_text(pile)
+        lines.append(f"{pile.name}: {text}" if text else f"{pile.name}:")
     return "\n".join(lines) + "\n"
 
 
