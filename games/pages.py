@@ -84,7 +84,7 @@ def after_action(outcome: Outcome, *, kind: str, viewer: uuid.UUID | None, now: 
     board, played, back = outcome.board, outcome.played, outcome.back
     replayed = replay(board, played, back=back)
     message = describe_outcome(
-        board, played, replayed, automatic=outcome.automatic, back=back, restart=kind == "restart"
+        replayed, automatic=outcome.automatic, back=back, restart=kind == "restart"
     )
     if kind == "autoplay":
         message = f"Auto-play is {'on' if outcome.game.autoplay else 'off'}. {message}".strip()

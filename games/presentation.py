@@ -386,6 +386,8 @@ class Replay:
 
     board: Board
     """The position after the moves."""
+    moves: list[Move]
+    """The moves, in play order."""
     cards: list[Card]
     """The card each move moved (a run's lowest), in play order."""
     before: dict[str, list[Card]]
@@ -403,16 +405,18 @@ class Replay:
 def replay(board: Board, played: Iterable[str], *, back: bool) -> Replay:
     """``played`` replayed on ``board``, the position after them (before them when
     ``back``: an undo, or a hint's move not played yet)."""
-    moves = list(played)
+    notations = list(played)
     replay = board.copy()
     if not back:
-        for _ in moves:
+        for _ in notations:
             replay.pop()
+    moves: list[Move] = []
     cards: list[Card] = []
     before: dict[str, list[Card]] = {}
     lowest: dict[str, int] = {}
-    for notation in moves:  # a pile's height changes only by a move from or to it
+    for notation in notations:  # a pile's height changes only by a move from or to it
         move = replay.parse_move(notation)
+        moves.append(move)
         source = replay.pile(move.source)
         cards.append(move.card or source[-move.count])
         for name, held in ((move.source, source), (move.target, replay.pile(move.target))):
@@ -421,7 +425,7 @@ def replay(board: Board, played: Iterable[str], *, back: bool) -> Replay:
         replay.push(move)
     for name in lowest:
         lowest[name] = min(lowest[name], len(replay.pile(name)))
-    return Replay(replay, cards, before, lowest)
+    return Replay(replay, moves, cards, before, lowest)
 
 
 def touched_piles(view: BoardView, board: Board, replayed: Replay, *, back: bool) -> list[PileView]:
@@ -503,30 +507,20 @@ def moved_words(card: Card, move: Move) -> str:
     return f"{card.name} and {rest} on it"
 
 
-def describe_outcome(
-    board: Board,
-    played: tuple[str, ...],
-    replayed: Replay,
-    *,
-    automatic: int,
-    back: bool,
-    restart: bool = False,
-) -> str:
+def describe_outcome(replayed: Replay, *, automatic: int, back: bool, restart: bool = False) -> str:
     """What the live region says after an action: the move, then what auto-play did
     ("Seven of spades to the spades foundation. Auto-play: eight and nine of spades.").
 
-    ``played`` are the action's moves in play order (for an undo, ``back``, the moves it took
-    back from ``board``), ``replayed`` by :func:`replay`; the last ``automatic`` of them
-    were auto-play.
+    ``replayed``: the action's moves by :func:`replay` (for an undo, ``back``, the moves it
+    took back); the last ``automatic`` of them were auto-play.
     """
     if restart:
         return "Back to the opening deal."
-    if not played:
+    moves, cards = replayed.moves, replayed.cards
+    if not moves:
         return ""
-    rules = board.rules
-    cards = replayed.cards
-    moves = [Move.from_notation(n) for n in played]
-    own = len(played) - automatic
+    rules = replayed.board.rules
+    own = len(moves) - automatic
     if back:
         said = [
             f"{moved_words(c, m)} to {where(rules, m.source)}"
@@ -537,7 +531,7 @@ def describe_outcome(
             sentence += f" Auto-play taken back: {auto_words(cards[own:])}."
         return sentence.strip()
     if own > 2:  # an undone restart plays the whole line again
-        return f"{len(played)} moves played again."
+        return f"{len(moves)} moves played again."
     said = [
         f"{moved_words(c, m)} to {where(rules, m.target)}"
         for c, m in zip(cards, moves, strict=True)
