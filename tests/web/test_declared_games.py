@@ -1,6 +1,7 @@
 """A game is its declaration, end to end: every game's page draws all its cards where its
-screen layout says, and a game declared here, in the test alone, deals, draws and plays
-through the views."""
+screen layout says, every game is won through the views with its record, replay, import and
+statistics, and a game declared here, in the test alone, deals, draws and plays through the
+views."""
 
 from __future__ import annotations
 
@@ -13,10 +14,12 @@ from django.test import Client
 from django.urls import reverse
 
 from games import presentation, services
-from games.models import Game
-from games.rules import GAMES, Board, GameRules
+from games.models import Game, Player
+from games.rules import GAMES, Board, GameRecord, GameRules
 from games.rules.building import DownAnySuit
 from games.rules.variants import Deal, DifficultyLimits, Rows, _suited
+from games.stats import player_stats
+from tests.rules.helpers import won_record
 
 HX = {"HX-Request": "true"}
 
@@ -111,3 +114,36 @@ def test_a_game_declared_in_the_test_alone_deals_draws_and_plays(
     )
     assert refused.status_code == 422
     assert "can only go on" in refused.text
+
+
+@pytest.mark.parametrize("slug", list(GAMES))
+def test_every_game_is_won_through_the_site_and_its_record_replays_and_imports(
+    slug: str, owner_client: Client, player: Player, start_game: Callable[..., Game]
+) -> None:
+    """The game's pinned winning line, one move request at a time as the board script sends
+    them: the win panel, then the record it downloads, its replay, its import, and the
+    statistics that count the win (and never the import)."""
+    line = [move.notation() for move in won_record(slug).moves]
+    game = start_game(slug, won_record(slug).deal)
+
+    for ply, notation in enumerate(line):
+        response = owner_client.post(
+            reverse("games:move", args=[game.pk]), {"move": notation, "ply": ply}, headers=HX
+        )
+        assert response.status_code == 200, (ply, notation, response.text[:300])
+    assert "You won!" in response.text
+    game.refresh_from_db()
+    assert (game.status, game.ply) == (Game.Status.WON, len(line))
+
+    record = owner_client.get(reverse("games:record", args=[game.pk])).text
+    assert [move.notation() for move in GameRecord.from_text(record).moves] == line
+    replay = owner_client.get(reverse("games:replay", args=[game.pk]), {"ply": len(line)})
+    assert replay.status_code == 200
+    assert drawn_cards(replay.text) == expected_cards(services.game_board(game))
+
+    imported = owner_client.post(reverse("games:import"), {"record": record, "then": "replay"})
+    assert imported.status_code == 302
+    copy = Game.objects.exclude(pk=game.pk).get()
+    assert (copy.imported, copy.status, copy.ply) == (True, Game.Status.WON, len(line))
+    stats = {each.slug: each for each in player_stats(player)}[slug]
+    assert (stats.played, stats.won) == (1, 1)
