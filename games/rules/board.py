@@ -25,7 +25,10 @@ from .variants import TAKE_BACK, FoundationRule, GameRules, get_game
 
 __all__ = ["Board", "RawMove"]
 
-_Legal = tuple[list[RawMove], list[Move]]
+_Legal = tuple[list[RawMove], list[Move], dict[int, RawMove]]
+"""A position's legal moves: raw, as moves, and each move's raw form by the move's ``id``
+(``play`` of a move the board listed needs no parsing or search; the entry keeps its moves
+alive, so an ``id`` found there is that very move)."""
 
 _memo_entries = 200_000
 
@@ -247,7 +250,9 @@ class Board:
                 raw = position.moves(by_source=True)
                 if len(cache) >= _memo_entries:
                     cache.clear()
-                legal = cache[key] = (raw, [self._move(m) for m in raw])
+                moves = [self._move(m) for m in raw]
+                by_id = {id(move): m for move, m in zip(moves, raw, strict=True)}
+                legal = cache[key] = (raw, moves, by_id)
             self._legal = legal
         return legal
 
@@ -287,13 +292,16 @@ class Board:
         """
         if isinstance(move, str):
             move = Move.from_notation(move)
-        legal = self._legal_raw()
-        raw = self._quick_raw(move)
-        if raw is None or raw not in legal:
-            move = self._resolve(move)
-            raw = self._raw(move)
-            if raw not in legal:
-                raise IllegalMove(move.notation(), self._refusal(*raw))
+        entry = self._legal_entry()
+        raw = entry[2].get(id(move))  # one of the moves legal_moves() gave
+        if raw is None:
+            legal = entry[0]
+            raw = self._quick_raw(move)
+            if raw is None or raw not in legal:
+                move = self._resolve(move)
+                raw = self._raw(move)
+                if raw not in legal:
+                    raise IllegalMove(move.notation(), self._refusal(*raw))
         self.push(raw)
         return move
 

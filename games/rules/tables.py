@@ -89,12 +89,13 @@ class RuleBook:
     total: int
     _sequences: dict[int, Sequences | None] = field(default_factory=dict, repr=False)
     wants_cache: dict[bytes, dict[int, list[int]]] = field(default_factory=dict, repr=False)
-    legal_cache: dict[bytes, tuple[list[tuple[int, int, int]], list[Any]]] = field(
-        default_factory=dict, repr=False
-    )
-    """The board's legal moves (raw and as :class:`Move` values) by position signature and
-    take-back option (see ``Board.legal_moves``): read only."""
     """What the foundations take next, per foundation state (see ``Position.wants``)."""
+    legal_cache: dict[
+        bytes, tuple[list[tuple[int, int, int]], list[Any], dict[int, tuple[int, int, int]]]
+    ] = field(default_factory=dict, repr=False)
+    """The board's legal moves (raw, as :class:`Move` values, and each move's raw form by
+    the move's ``id``) by position signature and take-back option (see
+    ``Board.legal_moves``): read only."""
 
     def sequences(self, base: int) -> Sequences | None:
         """The foundation sequences; with a chosen base, those of ``base`` (0: not chosen

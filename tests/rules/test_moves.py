@@ -164,6 +164,24 @@ def test_play_accepts_a_move_value_as_well_as_text(castle: Board) -> None:
     assert castle.ply == 1
 
 
+def test_a_listed_move_plays_as_its_notation_does_and_a_stale_one_is_refused() -> None:
+    """``play`` takes a move ``legal_moves`` listed without parsing it: the same position as
+    its notation gives; a move listed in an earlier position is checked like any other."""
+    board, twin = Board("beleaguered-castle", 2), Board("beleaguered-castle", 2)
+    while (listed := board.legal_moves()) and board.ply < 12:
+        move = listed[len(listed) // 2]
+        assert board.play(move) is move
+        twin.play(move.notation())
+        assert board.layout() == twin.layout()
+    assert board.ply == 12
+
+    start = Board("beleaguered-castle", 1)
+    eight_of_clubs = next(m for m in start.legal_moves() if m.notation() == "t3-t6")
+    start.play(eight_of_clubs)
+    with pytest.raises(IllegalMove):
+        start.play(eight_of_clubs)  # listed before it was played, not now
+
+
 def test_is_legal_answers_without_raising(castle: Board) -> None:
     assert castle.is_legal(Move("t1", "f1"))
     assert castle.is_legal(Move("t1", "f"))
