@@ -277,6 +277,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="turn a technique off (repeatable), to measure what it buys",
     )
     parser.add_argument(
+        "--depth-first-after",
+        type=_positions_or_none,
+        default=argparse.SUPPRESS,
+        metavar="N|none",
+        help="positions after which the best-first scan drains depth first, or none "
+        "(default: the solver's)",
+    )
+    parser.add_argument(
         "--scans",
         default=None,
         help="scans and shares, e.g. best-first:3,random-dfs:1:1 (default: the solver's)",
@@ -284,8 +292,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _positions_or_none(text: str) -> int | None:
+    """``none``, or a count of positions (at least 1)."""
+    if text.strip().lower() == "none":
+        return None
+    if not text.strip().isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is neither a count of positions nor none")
+    return int(text)
+
+
 def techniques_from(args: argparse.Namespace) -> Techniques:
     switches: dict[str, object] = {name: False for name in args.without}
+    if "depth_first_after" in args:
+        switches["depth_first_after"] = args.depth_first_after
     if args.scans:
         scans = []
         for item in args.scans.split(","):

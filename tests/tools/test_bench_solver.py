@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tools.bench_solver import main
+from games.rules.solver import Techniques
+from tools.bench_solver import build_parser, main, techniques_from
 
 
 def test_bench_prints_archway_rate_and_decided_share(capsys: pytest.CaptureFixture[str]) -> None:
@@ -22,3 +23,20 @@ def test_bench_refuses_a_malformed_archway_range(
 ) -> None:
     assert main(["--archway-deals", deals]) == 2
     assert "--archway-deals" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("value", ["x", "0", "-5"])
+def test_bench_refuses_a_depth_first_switch_that_is_no_count(
+    value: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["--depth-first-after", value])
+    assert exit_.value.code == 2
+    assert "neither a count of positions nor none" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("value", "expected"), [("none", None), ("NONE", None), ("5000", 5000)])
+def test_bench_sets_the_depth_first_switch(value: str, expected: int | None) -> None:
+    args = build_parser().parse_args(["--depth-first-after", value])
+    assert techniques_from(args).depth_first_after == expected
+    assert techniques_from(build_parser().parse_args([])) == Techniques()
