@@ -85,7 +85,7 @@ class Card(int):
         return _NAMES[self]
 
     def __str__(self) -> str:
-        return _TEXTS[self]
+        return CARD_TEXT_BY_CODE[self]
 
     def __repr__(self) -> str:
         return f"Card.from_str({str(self)!r})"
@@ -105,12 +105,13 @@ def _make_cards() -> list[Card]:
 _CARDS: Final = _make_cards()
 # Each card's text and name by its code, written once: pages and layouts read them by the
 # thousand.
-_TEXTS: Final = tuple("" if c < 4 else RANKS[(c >> 2) - 1] + SUITS[c & 3] for c in range(56))
+CARD_TEXT_BY_CODE: Final = tuple(
+    "" if c < 4 else RANKS[(c >> 2) - 1] + SUITS[c & 3] for c in range(56)
+)
+"""Each card's text (``QH``) by its code: what layouts write, without building the card."""
 _NAMES: Final = tuple(
     "" if c < 4 else f"{RANK_NAMES[(c >> 2) - 1]} of {SUIT_NAMES[c & 3]}" for c in range(56)
 )
-CARD_TEXT_BY_CODE: Final = _TEXTS
-"""Each card's text (``QH``) by its code: what layouts write, without building the card."""
 ALL_CARDS: Final = tuple(_CARDS[4:])
 CARD_BY_CODE: Final[tuple[Card, ...]] = tuple(_CARDS)
 """Each card by its code (``rank * 4 + suit``, 4 to 55): the engine's fast way back from a
