@@ -16,16 +16,27 @@ def bench_urls(settings) -> None:
     settings.ROOT_URLCONF = "tools.bench_urls"
 
 
-def test_an_unanswered_move_is_played_and_stored_as_the_site_stores_it(
-    bench_urls: None, owner_client: Client, game: Game, stored_moves
+@pytest.mark.parametrize(
+    ("endpoint", "stored", "ply"),
+    [("unanswered", [(1, "t3-t6", False, False)], 1), ("floor", [], 0)],
+    ids=["the unanswered move plays and stores the move", "the floor writes the row only"],
+)
+def test_each_bench_endpoint_writes_the_game_row_as_it_promises(
+    bench_urls: None,
+    owner_client: Client,
+    game: Game,
+    stored_moves,
+    endpoint: str,
+    stored: list[tuple[int, str, bool, bool]],
+    ply: int,
 ) -> None:
     version = game.version
-    response = owner_client.post(f"/bench/unanswered/{game.pk}", MOVE)
+    response = owner_client.post(f"/bench/{endpoint}/{game.pk}", MOVE)
 
     assert (response.status_code, response.content) == (200, b"ok")
-    assert stored_moves(game) == [(1, "t3-t6", False, False)]
+    assert stored_moves(game) == stored
     game.refresh_from_db()
-    assert (game.ply, game.version) == (1, version + 1)
+    assert (game.ply, game.version) == (ply, version + 1)
 
 
 @pytest.mark.parametrize("body", [{"move": "t6-t2", "ply": "0"}, {"move": "t3-t6", "ply": "4"}])
@@ -41,18 +52,6 @@ def test_an_unanswered_move_is_the_owners_only(
 ) -> None:
     assert other_client.post(f"/bench/unanswered/{game.pk}", MOVE).status_code == 409
     assert stored_moves(game) == []
-
-
-def test_the_floor_writes_the_row_and_plays_nothing(
-    bench_urls: None, owner_client: Client, game: Game, stored_moves
-) -> None:
-    version = game.version
-    response = owner_client.post(f"/bench/floor/{game.pk}", MOVE)
-
-    assert (response.status_code, response.content) == (200, b"ok")
-    assert stored_moves(game) == []
-    game.refresh_from_db()
-    assert (game.ply, game.version) == (0, version + 1)
 
 
 @pytest.mark.parametrize("endpoint", ["floor", "unanswered"])
