@@ -77,6 +77,16 @@ class PileView:
     restyle: bool = True
     """For a move response: whether the pile's classes changed (its height did)."""
 
+    def key(self) -> tuple[Any, ...]:
+        """What the pile's markup reads: every field but its cards, then its height and the
+        card views it draws (:attr:`shown`). Equal keys draw equal markup."""
+        fields = tuple(
+            tuple(value) if isinstance(value, list) else value
+            for name, value in self.__dict__.items()
+            if name != "cards"
+        )
+        return (*fields, len(self.cards), tuple(card.key() for card in self.shown))
+
     @property
     def top(self) -> CardView | None:
         return self.cards[-1] if self.cards else None

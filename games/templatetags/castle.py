@@ -3,10 +3,11 @@ from functools import lru_cache
 from typing import Any
 
 from django import template
+from django.template import Context
 from django.template.loader import get_template
 from django.utils.safestring import SafeString, mark_safe
 
-from games.presentation import BoardView, CardView, for_people, script_data
+from games.presentation import BoardView, CardView, PileView, for_people, script_data
 
 register = template.Library()
 
@@ -71,3 +72,25 @@ def card_button(card: CardView) -> SafeString:
 @lru_cache(maxsize=8192)
 def _card_button(key: tuple[Any, ...]) -> SafeString:
     return mark_safe(get_template("games/piles.html#card").render({"card": CardView(*key)}))
+
+
+PILE_CHANGES_KEPT = 4096
+_pile_changes: dict[tuple[Any, ...], SafeString] = {}
+
+
+@register.simple_tag(takes_context=True)
+def pile_change(context: Context, pile: PileView) -> SafeString:
+    """``{% pile_change pile %}``: a move answer's pile (``games/piles.html#change``). The
+    two piles a move touches are most of its answer, and the same few thousand pile
+    changes recur (a card sent to a pile of some height, a pile left at some height), so
+    each is rendered once per process, keyed by the pile view and the game being won (an
+    empty pile's slot reads it). At most ``PILE_CHANGES_KEPT`` are kept."""
+    won = bool(context.get("won"))
+    key = (*pile.key(), won)
+    markup = _pile_changes.get(key)
+    if markup is None:
+        if len(_pile_changes) >= PILE_CHANGES_KEPT:
+            _pile_changes.clear()
+        template = get_template("games/piles.html#change")
+        markup = _pile_changes[key] = mark_safe(template.render({"pile": pile, "won": won}))
+    return markup

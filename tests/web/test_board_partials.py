@@ -1,6 +1,8 @@
 """What a move answers (only what changed, in partials), what the page gives the board script,
 restart to the opening, auto-finish and compression."""
 
+import copy
+import dataclasses
 import gzip
 import json
 import random
@@ -9,6 +11,8 @@ from collections.abc import Callable
 
 import pytest
 from django.contrib.staticfiles import finders
+from django.template import Context
+from django.template.loader import get_template
 from django.test import Client
 from django.urls import reverse
 
@@ -18,6 +22,7 @@ from games.presentation import script_moves
 from games.rules import GAMES, Board
 from games.rules.record import split_record
 from games.rules.solver import solve
+from games.templatetags import castle
 from tests.browser.test_play import LINES
 from tests.rules.helpers import WON_DEALS, won_record
 
@@ -54,6 +59,45 @@ def test_a_pile_is_redrawn_from_the_lowest_card_the_move_changed(
     # t6 had six: its old top, now covered, and the eight of clubs on it.
     assert 'class="pile right t n7" data-from="5"' in t6[0]
     assert t6[1].count("<button") == 2 and "Nine of clubs, covered" in t6[1]
+
+
+def test_a_pile_change_is_drawn_once_and_reused_only_for_an_equal_view(
+    owner_client: Client, game: Game
+) -> None:
+    """The pile_change tag keeps each drawn change: a view equal in every field, height and
+    drawn card reuses it; any difference draws anew, as the partial itself would."""
+    view = move(owner_client, game, "t3-t6", 0).context["view"]
+    changed = get_template("games/piles.html#change")
+    for pile in view.piles.values():
+        context = Context({"pile": pile, "won": False})
+        first = castle.pile_change(context, pile)
+        assert first == changed.render({"pile": pile, "won": False})
+        assert castle.pile_change(context, copy.deepcopy(pile)) is first
+        assert castle.pile_change(Context({"won": True}), pile) is not first
+
+    pile = view.piles["t6"]
+    altered = {
+        "name": "t5",
+        "label": "left pile 5",
+        "kind": "r",
+        "target": True,
+        "selected": True,
+        "hinted": True,
+        "side": "down",
+        "start": 1,
+        "gone": [0],
+        "restyle": False,
+        "slot": "t6",
+    }
+    assert set(altered) | {"cards"} == {field.name for field in dataclasses.fields(pile)}
+    for name, value in altered.items():
+        other = dataclasses.replace(pile, **{name: value})
+        assert other.key() != pile.key(), name
+    assert dataclasses.replace(pile, cards=pile.cards[:-1]).key() != pile.key()
+    # The cards under ``start`` are not drawn: which cards they are does not matter.
+    assert pile.start > 0
+    under = [pile.cards[-1]] * pile.start
+    assert dataclasses.replace(pile, cards=under + pile.shown).key() == pile.key()
 
 
 def test_a_move_builds_the_views_of_only_the_piles_it_sends(
