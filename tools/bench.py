@@ -9,6 +9,7 @@ Prints figures; asserts nothing (speed targets live here, never in timed tests):
   bench-only endpoint doing only what every move must: session, CSRF, form, one row read,
   one check, one write) and its ratio, the ceiling of a move's on this machine; the move
   played and stored as the site does but answered with two bytes (what its answer costs);
+  each with the CPU it cost per request, the server's and the simulated players';
   the size of a move response as the board script gets it (target <= 2 KB);
 - browser: Debian's Chromium plays every game against the same gunicorn: requests per card
   move (must be 1), click->repaint median and p90 for selecting a card and for a move
@@ -190,6 +191,52 @@ def drive(
     return len(flat) / elapsed, flat, sum(errors)
 
 
+def cpu_seconds(pid: int) -> float | None:
+    """CPU time (user and system) used so far by process ``pid`` and its children (gunicorn's
+    master and its workers), from Linux's /proc; None where there is no /proc."""
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        total = 0
+        for each in [pid, *map(int, children)]:
+            fields = Path(f"/proc/{each}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])  # utime, stime in clock ticks
+    except (OSError, ValueError, IndexError):
+        return None
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+class CpuMeter:
+    """What one measurement cost in CPU, per request: the server's (gunicorn's processes)
+    and this process's (the simulated players). A ratio of throughputs says how much more a
+    request costs only when the machine is busy; these say where the time went, and how
+    busy the machine was."""
+
+    def __init__(self, server_pid: int | None) -> None:
+        self.server_pid = server_pid
+        self.server: float | None = None
+        self.client = 0.0
+        self.started = 0.0
+
+    def start(self) -> None:
+        self.server = None if self.server_pid is None else cpu_seconds(self.server_pid)
+        self.client = time.process_time()
+        self.started = time.perf_counter()
+
+    def per_request(self, requests: int) -> str:
+        """``server 1,234 us/req (71 % of a core)  players 321 us/req``."""
+        wall = time.perf_counter() - self.started
+        client = time.process_time() - self.client
+        server = None if self.server_pid is None else cpu_seconds(self.server_pid)
+        n = max(requests, 1)
+        players = f"players {client / n * 1e6:,.0f} us/req"
+        if server is None or self.server is None:
+            return players
+        used = server - self.server
+        return (
+            f"server {used / n * 1e6:,.0f} us/req ({used / wall * 100:.0f} % of a core)  {players}"
+        )
+
+
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
@@ -299,7 +346,7 @@ def http_bench(
         server = serve(f"sqlite:///{folder}/bench.sqlite3", port, settings="tools.bench_settings")
         try:
             if http:
-                _http_figures(port, seconds, clients)
+                _http_figures(port, seconds, clients, server_pid=server.pid)
             if browser:
                 browser_figures(port)
         finally:
@@ -311,9 +358,12 @@ GAMES_READY = 100
 Beleaguered Castle after about 25 moves)."""
 
 
-def _http_figures(port: int, seconds: float, clients: int, rounds: int = 3) -> None:
+def _http_figures(
+    port: int, seconds: float, clients: int, rounds: int = 3, *, server_pid: int | None = None
+) -> None:
     """Trivial views and moves in alternating rounds, so that a shared machine's slow patch
-    weighs on both; each round's ratio, then the median."""
+    weighs on both; each round's ratio, then the median. Each measurement also says what it
+    cost in CPU per request (:class:`CpuMeter`, from the server's process ``server_pid``)."""
     browsers = [Browser(port) for _ in range(clients)]
     players = [
         Player(port, "beleaguered-castle", 1000 + i, ready=GAMES_READY) for i in range(clients)
@@ -341,20 +391,26 @@ def _http_figures(port: int, seconds: float, clients: int, rounds: int = 3) -> N
         f"\nHTTP: gunicorn, 2 sync workers, SQLite, {clients} clients,"
         f" {rounds} rounds of {seconds:g} s each"
     )
-    row = "  {:<26} {:>8.0f} req/s   p50 {:>6.1f} ms   p99 {:>6.1f} ms   errors {}"
+    row = "  {:<26} {:>8.0f} req/s   p50 {:>6.1f} ms   p99 {:>6.1f} ms   errors {}\n{:>30}{}"
+    meter = CpuMeter(server_pid)
+
+    def measure(label: str, action: Callable[[int], Callable[[], int]]) -> float:
+        meter.start()
+        rate, latencies, errors = drive(action, clients, seconds)
+        cost = meter.per_request(len(latencies))
+        print(row.format(label, rate, *_ms(latencies), errors, "", cost))
+        return rate
+
     ratios: dict[str, list[float]] = {"move": [], "floor": [], "unanswered": []}
     for number in range(1, rounds + 1):
-        base_rate, base_lat, base_err = drive(trivial, clients, seconds)
         print(f"  round {number}")
-        print(row.format("trivial view", base_rate, *_ms(base_lat), base_err))
+        base_rate = measure("trivial view", trivial)
         for name, label, action in (
             ("move", "move POST (htmx)", mover),
             ("unanswered", "the move, unanswered", unanswered),
             ("floor", "floor of a move", floor),
         ):
-            rate, latencies, errors = drive(action, clients, seconds)
-            ratios[name].append(rate / base_rate)
-            print(row.format(label, rate, *_ms(latencies), errors))
+            ratios[name].append(measure(label, action) / base_rate)
         print(
             "  ratios to trivial: "
             + ", ".join(f"{name} {values[-1]:.2f}" for name, values in ratios.items())
