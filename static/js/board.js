@@ -290,6 +290,18 @@
     var inBoard = el && board.contains(el);
     var control = el && el.closest("#controls form");
     if (!inBoard && !control) {
+      var area = selection && pileOf(event.target);
+      if (area) {
+        /* A pile's whole box takes the selected card, its covered cards and the space
+           below them included: a finger on a phone's tall column rarely lands on its top. */
+        event.preventDefault();
+        event.stopPropagation();
+        if (swallow && swallow.contains(event.target)) { swallow = null; return; }
+        if (window.CastleMotion) window.CastleMotion.finish();
+        if (busy) return;
+        pileClick(area);
+        return;
+      }
       if (selection && !event.target.closest("#board")) deselect();
       return;
     }
@@ -328,6 +340,14 @@
     if (!source) return;
     select(el);
     if (keyboard) focusTarget();
+  }
+
+  /* A click on a pile but on none of its buttons, a card selected: the card goes there (the
+     server says why not, if it may not), or back down on its own pile. */
+  function pileClick(pile) {
+    if (pile === selection.pile) { deselect(); return; }
+    var name = pile.dataset.pile;
+    send("moves", moveTo(selection.source, name), glide(name));
   }
 
   /* -- drag and drop (pointer events: mouse, pen, touch) ------------------------------------ */

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 import pytest
-from playwright.sync_api import Browser, Page, Route, expect
+from playwright.sync_api import Browser, Locator, Page, Route, expect
 from pytest_django.live_server_helper import LiveServer
 
 from games.models import Game
@@ -350,6 +350,52 @@ def test_drag_a_card_with_a_finger(touch_page: Page, live_server: LiveServer) ->
 
     expect(page.get_by_test_id("moves")).to_have_text("1")
     assert stored(Game.objects.get()) == [("t3-t6", False)]
+
+
+def shown_point(card: Locator) -> tuple[float, float]:
+    """A point of the page where ``card`` shows (where a finger taps it, enabled or not: a
+    finger does not wait for a button to be enabled, as ``Locator.tap`` does)."""
+    box = card.bounding_box()
+    assert box
+    point = strip(card)
+    return box["x"] + point["x"], box["y"] + point["y"]
+
+
+def test_a_tap_anywhere_on_a_pile_puts_the_selected_card_there(
+    touch_page: Page, live_server: LiveServer
+) -> None:
+    """On a phone the piles stand as tall columns: a tap on a destination's covered cards or
+    on the space below them counts, as a tap on its top card does."""
+    page = touch_page
+    page.goto(live_server.url + "/play/beleaguered-castle/1/?autoplay=0")
+    pile = page.locator('#board [data-pile="t6"]')
+    box = pile.bounding_box()
+    assert box
+    top = top_card(page, "t6").bounding_box()
+    assert top and box["y"] + box["height"] - (top["y"] + top["height"]) > 40  # room below
+
+    top_card(page, "t3").tap()
+    expect(pile).to_have_class(re.compile(r"\btarget\b"))
+    page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] - 20)
+
+    expect(page.get_by_test_id("moves")).to_have_text("1")
+    game = Game.objects.get()
+    assert stored(game) == [("t3-t6", False)]
+
+    covered = shown_point(page.locator('#board [data-pile="t2"] button').first)
+    top_card(page, "t7").tap()
+    page.touchscreen.tap(*covered)
+
+    expect(page.get_by_test_id("moves")).to_have_text("2")
+    assert stored(game) == [("t3-t6", False), ("t7-t2", False)]
+
+    # On its own pile, a tap puts the card back down: no move, nothing asked.
+    covered = shown_point(page.locator('#board [data-pile="t4"] button').first)
+    top_card(page, "t4").tap()
+    expect(page.locator("#board")).to_have_class(re.compile(r"\bselecting\b"))
+    page.touchscreen.tap(*covered)
+    expect(page.locator("#board")).not_to_have_class(re.compile(r"\bselecting\b"))
+    assert stored(game) == [("t3-t6", False), ("t7-t2", False)]
 
 
 GHOSTS = """() => {
