@@ -229,7 +229,7 @@ STORAGES = {
         # The manifest storage needs `collectstatic` first, which dev and tests skip.
         "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
         if LOCAL
-        else "whitenoise.storage.CompressedManifestStaticFilesStorage",
+        else "castle_site.static_storage.MinifiedStaticFilesStorage",
     },
 }
 if LOCAL:

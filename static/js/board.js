@@ -292,14 +292,11 @@
     if (!inBoard && !control) {
       var area = selection && pileOf(event.target);
       if (area) {
-        /* A pile's whole box takes the selected card, its covered cards and the space
-           below them included: a finger on a phone's tall column rarely lands on its top. */
         event.preventDefault();
         event.stopPropagation();
         if (swallow && swallow.contains(event.target)) { swallow = null; return; }
         if (window.CastleMotion) window.CastleMotion.finish();
-        if (busy) return;
-        pileClick(area);
+        if (!busy) pileClick(area);
         return;
       }
       if (selection && !event.target.closest("#board")) deselect();
@@ -342,12 +339,10 @@
     if (keyboard) focusTarget();
   }
 
-  /* A click on a pile but on none of its buttons, a card selected: the card goes there (the
-     server says why not, if it may not), or back down on its own pile. */
+  /* A tap on a pile's covered cards or space (a phone's column): the card goes there. */
   function pileClick(pile) {
-    if (pile === selection.pile) { deselect(); return; }
-    var name = pile.dataset.pile;
-    send("moves", moveTo(selection.source, name), glide(name));
+    if (pile === selection.pile) return deselect();
+    send("moves", moveTo(selection.source, pile.dataset.pile), glide(pile.dataset.pile));
   }
 
   /* -- drag and drop (pointer events: mouse, pen, touch) ------------------------------------ */

@@ -11,16 +11,20 @@ import sys
 import uuid
 from html.parser import HTMLParser
 from pathlib import Path
+from urllib.request import urlopen
 
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 from django.test import Client, override_settings
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from playwright.sync_api import Page, expect
 
 from castle_site.settings import cache_from_url
 from games import services
 from games.models import Player
 from games.rules import GAMES
+from tests.browser.helpers import click_move
+from tools.bench import free_port, serve, stop
 
 from .helpers import NOW, browser
 
@@ -179,6 +183,41 @@ def test_production_serves_hashed_compressed_static_files_forever(tmp_path: Path
     assert headers["Content-Encoding"] == "gzip"
     assert "immutable" in headers["Cache-Control"]
     assert (tmp_path / "static" / "staticfiles.json").exists()
+
+
+def test_production_serves_stylesheets_and_scripts_minified_and_they_still_play(
+    page: Page, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """gunicorn with production settings, as ``make serve`` runs it: every stylesheet and
+    script of a game page comes without its comments and much smaller than its source, and
+    the page still plays a move by clicks."""
+    monkeypatch.setenv("STATIC_ROOT", str(tmp_path / "static"))
+    port = free_port()
+    server = serve(f"sqlite:///{tmp_path / 'db.sqlite3'}", port)
+    try:
+        page.goto(f"http://127.0.0.1:{port}/play/beleaguered-castle/1/?autoplay=0")
+        assets = page.evaluate(
+            "[...document.querySelectorAll('script[src], link[rel=stylesheet]')]"
+            ".map(e => e.getAttribute('src') || e.getAttribute('href'))"
+        )
+        names = {asset.split("/")[-1].split(".")[0] for asset in assets}
+        assert {"board", "motion", "castle", "play"} <= names
+        sources = served = 0
+        for asset in assets:
+            source = re.sub(r"^/static/(.+)\.[0-9a-f]{12}(\.\w+)$", r"static/\1\2", asset)
+            text = (ROOT / source).read_text()
+            with urlopen(f"http://127.0.0.1:{port}{asset}") as answer:
+                body = answer.read().decode()
+            for comment in re.findall(r"/\*\s*(.{16})", text):
+                assert comment not in body, (asset, comment)
+            sources, served = sources + len(text), served + len(body)
+        assert served < 0.75 * sources
+
+        click_move(page, "t3-t6")
+        expect(page.get_by_test_id("moves")).to_have_text("1")
+        expect(page.locator("#status")).to_contain_text("Eight of clubs to right pile 2.")
+    finally:
+        stop(server)
 
 
 # -- the cache ------------------------------------------------------------------------------
