@@ -1,9 +1,10 @@
 """Games are never lost: resume after closing the tab, follow an account, replay."""
 
 import re
+from collections.abc import Callable
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import BrowserContext, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from tests.browser.helpers import click_move
@@ -26,9 +27,9 @@ def piles(page: Page) -> str:
 
 
 def test_close_the_page_and_continue_where_you_were(
-    browser: Browser, live_server: LiveServer
+    new_context: Callable[..., BrowserContext], live_server: LiveServer
 ) -> None:
-    context = browser.new_context()
+    context = new_context()
     page = context.new_page()
     page.goto(live_server.url + "/play/beleaguered-castle/1/?autoplay=0")
     for ply, move in enumerate(["t3-t6", "t7-f3", "t4-t3"], 1):
@@ -42,13 +43,12 @@ def test_close_the_page_and_continue_where_you_were(
 
     expect(again.get_by_test_id("moves")).to_have_text("3")
     assert piles(again) == board
-    context.close()
 
 
 def test_sign_up_then_find_the_game_from_another_browser(
-    browser: Browser, live_server: LiveServer
+    new_context: Callable[..., BrowserContext], live_server: LiveServer
 ) -> None:
-    first = browser.new_context().new_page()
+    first = new_context().new_page()
     first.goto(live_server.url + "/play/fortress/3/?autoplay=0")
     play(first, "t5-f3", 1)
     first.get_by_role("link", name="Sign up").click()
@@ -58,7 +58,7 @@ def test_sign_up_then_find_the_game_from_another_browser(
     first.get_by_role("button", name="Create my account").click()
     expect(first.get_by_role("heading", name="My games")).to_be_visible()
 
-    second = browser.new_context().new_page()
+    second = new_context().new_page()
     second.goto(live_server.url + "/accounts/login/")
     second.get_by_label("Username").fill("ada")
     second.locator("#id_password").fill(PASSWORD)
