@@ -20,15 +20,11 @@ from .errors import IllegalMove, NotationError
 from .moves import Move
 from .piles import Pile, PileKind, read_selection, selection_text
 from .position import Position, RawMove
-from .tables import RuleBook, rule_book
+from .tables import LegalMoves, RuleBook, rule_book
 from .variants import TAKE_BACK, FoundationRule, GameRules, get_game
 
 __all__ = ["Board", "RawMove"]
 
-_Legal = tuple[list[RawMove], list[Move], dict[int, RawMove]]
-"""A position's legal moves: raw, as moves, and each move's raw form by the move's ``id``
-(``play`` of a move the board listed needs no parsing or search; the entry keeps its moves
-alive, so an ``id`` found there is that very move)."""
 
 _memo_entries = 200_000
 
@@ -83,8 +79,8 @@ class Board:
             [*start.tableau, *start.foundations, *start.reserves, *start.cells],
             take_back=TAKE_BACK in self.options,
         )
-        self._legal: _Legal | None = None
-        self._legal_stack: list[_Legal | None] = []
+        self._legal: LegalMoves | None = None
+        self._legal_stack: list[LegalMoves | None] = []
         self._moves = _interned(self.book)
 
     @classmethod
@@ -234,7 +230,7 @@ class Board:
     def _legal_raw(self) -> list[RawMove]:
         return self._legal_entry()[0]
 
-    def _legal_entry(self) -> _Legal:
+    def _legal_entry(self) -> LegalMoves:
         """The legal moves, raw and as moves: remembered for each position on the stack,
         and per game by position signature (what they depend on: foundations and the cards
         that may move), which random play and real games revisit most of the time."""

@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
 
 from .cards import ALL_CARDS, Card, next_rank
+from .moves import Move
 from .piles import Pile, PileKind
 from .variants import GameRules
 
@@ -40,6 +40,12 @@ class Sequences:
     """Per card code: ``(foundation, length)`` pairs that must all hold for the card to go
     up safely: every card that could be built on it is up already (its follower on its
     foundation excepted). Single deck only; see :meth:`RuleBook.safe_with_twins`."""
+
+
+LegalMoves = tuple[list[tuple[int, int, int]], list[Move], dict[int, tuple[int, int, int]]]
+"""A position's legal moves: raw (source, target, card code), as moves, and each move's raw
+form by the move's ``id`` (``Board.play`` of a move the board listed needs no parsing or
+search; the entry keeps its moves alive, so an ``id`` found there is that very move)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -90,11 +96,8 @@ class RuleBook:
     _sequences: dict[int, Sequences | None] = field(default_factory=dict, repr=False)
     wants_cache: dict[bytes, dict[int, list[int]]] = field(default_factory=dict, repr=False)
     """What the foundations take next, per foundation state (see ``Position.wants``)."""
-    legal_cache: dict[
-        bytes, tuple[list[tuple[int, int, int]], list[Any], dict[int, tuple[int, int, int]]]
-    ] = field(default_factory=dict, repr=False)
-    """The board's legal moves (raw, as :class:`Move` values, and each move's raw form by
-    the move's ``id``) by position signature and take-back option (see
+    legal_cache: dict[bytes, LegalMoves] = field(default_factory=dict, repr=False)
+    """The board's legal moves by position signature and take-back option (see
     ``Board.legal_moves``): read only."""
 
     def sequences(self, base: int) -> Sequences | None:
