@@ -289,24 +289,18 @@
     var el = event.target.closest && event.target.closest("button, a.cancel");
     var inBoard = el && board.contains(el);
     var control = el && el.closest("#controls form");
-    if (!inBoard && !control) {
-      var area = selection && pileOf(event.target);
-      if (area) {
-        event.preventDefault();
-        event.stopPropagation();
-        if (swallow && swallow.contains(event.target)) { swallow = null; return; }
-        if (window.CastleMotion) window.CastleMotion.finish();
-        if (!busy) pileClick(area);
-        return;
-      }
+    /* A card selected, a pile's covered cards and space take it too (a phone's column). */
+    var area = !inBoard && !control && selection && pileOf(event.target);
+    if (!inBoard && !control && !area) {
       if (selection && !event.target.closest("#board")) deselect();
       return;
     }
     event.preventDefault();
     event.stopPropagation();
-    if (swallow && swallow.contains(el)) { swallow = null; return; }
+    if (swallow && swallow.contains(el || event.target)) { swallow = null; return; }
     if (window.CastleMotion) window.CastleMotion.finish();
     if (busy) return;
+    if (area) { pileClick(area); return; }
     if (control) {
       var fields = {};
       if (el.name) fields[el.name] = el.value;
@@ -339,7 +333,7 @@
     if (keyboard) focusTarget();
   }
 
-  /* A tap on a pile's covered cards or space (a phone's column): the card goes there. */
+  /* The selected card to the pile, or back down on its own pile. */
   function pileClick(pile) {
     if (pile === selection.pile) return deselect();
     send("moves", moveTo(selection.source, pile.dataset.pile), glide(pile.dataset.pile));
