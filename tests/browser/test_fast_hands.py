@@ -554,3 +554,44 @@ def test_a_hint_marks_card_and_destination_apart_from_a_selection(
     top_card(page, "t8").click()
     expect(page.get_by_test_id("moves")).to_have_text("1")
     expect(page.locator("#board .hint-from, #board .hint-to")).to_have_count(0)
+
+
+# Each wing pile's caption on a phone, in board order: its name's short form (CSS counters).
+CAPTIONS = """() => [...document.querySelectorAll('#board .wings .pile[data-pile]')]
+    .filter(p => p.matches('.left, .right'))
+    .sort((a, b) => a.getBoundingClientRect().left - b.getBoundingClientRect().left)
+    .map(p => {
+        const side = p.matches('.left') ? 'left' : 'right';
+        const rank = [...document.querySelectorAll('#board .wings .pile.' + side + '[data-pile]')]
+            .indexOf(p) + 1;
+        return [p.getAttribute('aria-label'), side, rank,
+                getComputedStyle(p, '::after').content];
+    })"""
+
+
+@pytest.mark.parametrize("width", [375, 1280])
+def test_on_a_phone_each_pile_shows_the_name_hints_give_it(
+    page: Page, live_server: LiveServer, watch: Watch, width: int
+) -> None:
+    """Standing as eight columns, the wings lose their sides: a hint's "right pile 4" must
+    be findable. Each column carries L1-L4, R1-R4 at its foot, counted in the order the
+    engine numbers them (the captions are CSS counters, which the page's script cannot
+    read: this checks their rule, the counted piles and their order on the screen)."""
+    page.set_viewport_size({"width": width, "height": 740})
+    start(page, live_server, watch, "/play/beleaguered-castle/2/?autoplay=1")
+    page.get_by_role("button", name="Hint").click()
+    expect(page.locator("#status")).to_contain_text("to right pile 4")
+
+    captions = page.evaluate(CAPTIONS)
+    if width > 640:  # the wings keep their sides: no captions
+        assert {content for *_, content in captions} == {"none"}
+        return
+    assert [(side, rank) for _, side, rank, _ in captions] == [
+        *(("left", n) for n in range(1, 5)),
+        *(("right", n) for n in range(1, 5)),
+    ]
+    for label, side, rank, content in captions:
+        assert label.startswith(f"{side} pile {rank}")
+        assert content == f'"{side[0].upper()}" counter({side}) / ""'
+    hinted = page.locator("#board .pile.hint-to")
+    expect(hinted).to_have_attribute("aria-label", re.compile(r"^right pile 4, hinted"))
