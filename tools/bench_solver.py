@@ -273,7 +273,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--without",
         action="append",
         default=[],
-        choices=["canonical", "autoplay", "one_empty", "skip_lone", "shorten"],
+        choices=["canonical", "autoplay", "one_empty", "skip_lone", "shorten", "probes"],
         help="turn a technique off (repeatable), to measure what it buys",
     )
     parser.add_argument(
@@ -302,7 +302,7 @@ def _positions_or_none(text: str) -> int | None:
 
 
 def techniques_from(args: argparse.Namespace) -> Techniques:
-    switches: dict[str, object] = {name: False for name in args.without}
+    switches: dict[str, object] = {name: () if name == "probes" else False for name in args.without}
     if "depth_first_after" in args:
         switches["depth_first_after"] = args.depth_first_after
     if args.scans:

@@ -132,6 +132,40 @@ def test_every_scan_alone_proves_the_same_verdict() -> None:
         assert solve(board, seconds=10, techniques=techniques).verdict == "unsolvable"
 
 
+# Streets and Alleys 73: the main heuristic leaves it open past 350,000 positions; the
+# heuristic that weighs the cards under each pile's top run wins it in under 200.
+QUICK_PROBE = Techniques(probe_after=0, probes=(((4, 2, 3, 0, 0, 1), 3_000),))
+
+
+def test_a_probe_decides_what_the_main_scan_leaves_open() -> None:
+    board = Board("streets-and-alleys", 73)
+    assert solve(board, max_nodes=5_000, techniques=Techniques(probes=())).verdict == "unknown"
+
+    result = solve(board, max_nodes=5_000, techniques=QUICK_PROBE)
+
+    assert result.solved
+    assert replays_to_win(board, result.moves)
+    probe = result.scans[-1]
+    assert (probe.name, probe.verdict) == ("probe:4,2,3,0,0,1", "solved")
+    assert result.nodes == sum(scan.nodes for scan in result.scans) > 0
+    assert result.nodes + result.second_look <= 5_000
+
+
+def test_a_probe_that_visits_everything_is_a_proof() -> None:
+    board = Board("beleaguered-castle", 3)
+    result = solve(board, seconds=10, techniques=QUICK_PROBE)
+    assert result.verdict == "unsolvable"
+    assert result.scans[-1].verdict == "unsolvable"
+    assert exhaustive(board) == "unsolvable"
+
+
+def test_probes_wait_for_the_main_scan() -> None:
+    """An easy deal is won by the main heuristic before the probes start: its line."""
+    result = solve(Board("beleaguered-castle", 2), seconds=5)
+    assert result.solved
+    assert [scan.name for scan in result.scans] == ["best-first"]
+
+
 @pytest.mark.parametrize(
     "switch",
     [

@@ -40,3 +40,11 @@ def test_bench_sets_the_depth_first_switch(value: str, expected: int | None) -> 
     args = build_parser().parse_args(["--depth-first-after", value])
     assert techniques_from(args).depth_first_after == expected
     assert techniques_from(build_parser().parse_args([])) == Techniques()
+
+
+def test_bench_turns_the_probes_off() -> None:
+    args = build_parser().parse_args(["--without", "probes", "--without", "shorten"])
+    techniques = techniques_from(args)
+    assert techniques.probes == ()
+    assert techniques.shorten is False
+    assert Techniques().probes  # on by default
