@@ -1,11 +1,11 @@
 """Games are never lost: resume after closing the tab, follow an account, replay."""
 
 import re
-from collections.abc import Callable
 
 import pytest
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
+from pytest_playwright import CreateContextCallback
 
 from tests.browser.helpers import click_move
 
@@ -27,7 +27,7 @@ def piles(page: Page) -> str:
 
 
 def test_close_the_page_and_continue_where_you_were(
-    new_context: Callable[..., BrowserContext], live_server: LiveServer
+    new_context: CreateContextCallback, live_server: LiveServer
 ) -> None:
     context = new_context()
     page = context.new_page()
@@ -46,7 +46,7 @@ def test_close_the_page_and_continue_where_you_were(
 
 
 def test_sign_up_then_find_the_game_from_another_browser(
-    new_context: Callable[..., BrowserContext], live_server: LiveServer
+    new_context: CreateContextCallback, live_server: LiveServer
 ) -> None:
     first = new_context().new_page()
     first.goto(live_server.url + "/play/fortress/3/?autoplay=0")
