@@ -775,19 +775,28 @@ def _second_look(
         queues=(_SHORT_LINES,),
         depth_first_after=None,
     )
+    outcome, nodes = _best_first_alone(board, looking, allowance, deadline)
+    return (outcome if isinstance(outcome, list) else None), nodes
+
+
+def _best_first_alone(
+    board: Board, techniques: Techniques, limit: int, deadline: float
+) -> tuple[list[_Raw] | str | None, int]:
+    """A best-first scan with its own table, run alone within ``limit`` positions and the
+    deadline: its outcome (a winning line, ``None`` once it visited everything, else
+    ``_GAVE_UP``) and the positions it visited."""
     counter = _Counter()
-    scan = _best_first(_Search(board, looking), counter)
-    found: list[_Raw] | None = None
+    scan = _best_first(_Search(board, techniques), counter)
+    outcome: list[_Raw] | str | None = _GAVE_UP
     try:
-        while counter.nodes < allowance and time.monotonic() < deadline:
-            counter.grant(min(_SLICE, allowance - counter.nodes))
+        while counter.nodes < limit and time.monotonic() < deadline:
+            counter.grant(min(_SLICE, limit - counter.nodes))
             next(scan)
     except StopIteration as done:
-        if isinstance(done.value, list):
-            found = done.value
+        outcome = done.value
     finally:
         scan.close()
-    return found, counter.nodes
+    return outcome, counter.nodes
 
 
 def _solve_archway(
@@ -839,24 +848,14 @@ def _probe(
         if limit <= 0 or time.monotonic() >= deadline:
             break
         probe = replace(techniques, queues=(weights,), depth_first_after=None)
-        counter = _Counter()
-        scan = _best_first(_Search(board, probe), counter)
-        outcome: list[_Raw] | str | None = _GAVE_UP
         clock = time.monotonic()
-        try:
-            while counter.nodes < limit and time.monotonic() < deadline:
-                counter.grant(min(_SLICE, limit - counter.nodes))
-                next(scan)
-        except StopIteration as done:
-            outcome = done.value
-        finally:
-            scan.close()
-        used += counter.nodes
+        outcome, nodes = _best_first_alone(board, probe, limit, deadline)
+        used += nodes
         verdict: Verdict = (
             UNKNOWN if outcome == _GAVE_UP else UNSOLVABLE if outcome is None else SOLVED
         )
         name = "probe:" + ",".join(map(str, weights))
-        reports.append(ScanReport(name, counter.nodes, time.monotonic() - clock, verdict))
+        reports.append(ScanReport(name, nodes, time.monotonic() - clock, verdict))
         if verdict != UNKNOWN:
             return outcome, reports
     return _GAVE_UP, reports
