@@ -273,7 +273,15 @@ def build_parser() -> argparse.ArgumentParser:
         "--without",
         action="append",
         default=[],
-        choices=["canonical", "autoplay", "one_empty", "skip_lone", "shorten", "probes"],
+        choices=[
+            "canonical",
+            "autoplay",
+            "one_empty",
+            "skip_lone",
+            "shorten",
+            "second_look",
+            "probes",
+        ],
         help="turn a technique off (repeatable), to measure what it buys",
     )
     parser.add_argument(

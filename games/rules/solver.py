@@ -58,10 +58,12 @@ what each buys):
   40,000-position probe also won Streets and Alleys 40 but lost Beleaguered Castle 10,
   which the default wins at 316,000. Several heuristics sharing one table
   (``Techniques.queues``) decided fewer: 189-190 of Streets and Alleys 1-200.
-- Once a line is found, a second best-first scan that weighs the moves played double looks
-  for a shorter one within the budget left (``Techniques.second_look``); the shorter line
-  is kept. It is then shortened: wherever a position of the line reaches a later one
-  directly, or in one move, the stretch in between is cut.
+- Once a line is found, the second look: best-first scans that weigh the moves played
+  double, then triple (``Techniques.looks``), look for a shorter one within one budget
+  (``Techniques.second_look``); the shortest line is kept. A hint, which needs only a
+  line's first move within a second, looks once; the analysis of a lost game, which needs
+  only verdicts, never looks. The line is then shortened: wherever a position of the line
+  reaches a later one directly, or in one move, the stretch in between is cut.
 - Archway is decided by its own exact search (:mod:`games.rules.archway_decider`): a
   state of a few bytes, the two-copies symmetry and a proof of impossibility before any
   search decide every deal of 1-20,000, most in well under a millisecond.
@@ -143,6 +145,19 @@ class Techniques:
     second_look: bool = True
     """Once a line is found, search again favouring short lines (within the budget) and
     keep the shorter line."""
+    looks: tuple[tuple[int, int, int, int, int, int], ...] = (
+        (4, 2, 3, 2, 1, 0),
+        (4, 2, 3, 3, 1, 0),
+    )
+    """The second look's heuristics (weights as in ``queues``), run one after another
+    within the look's one budget: the default one with the moves played weighing double,
+    then triple. Measured on Beleaguered Castle deals 1-30 at 40,000 positions, the first
+    gives lines 13 % shorter (median 90 against 104 moves), but alone it finds fewer lines
+    (Streets and Alleys 1-30: 11 against 14), so it only looks again once a line is known.
+    The second, after it, at 80,000 positions per deal: Citadel 1-30 median line 70.5 ->
+    67 moves, Beleaguered Castle 1-20 89.5 -> 85.5 (7.7 % fewer moves in all), Streets and
+    Alleys 1-20 99 both (1.3 % fewer); alone in the first's place it finds longer lines in
+    the latter two (it runs out of budget sooner)."""
     depth_first_after: int | None = None
     """After this many positions, the best-first scan drains its open positions depth
     first (cheaper per position, the same positions in the end); ``None``: never, the
@@ -753,30 +768,31 @@ def solve(
 _SECOND_LOOK: Final = 20_000
 """Positions the second look may always spend (within the caller's budget)."""
 
-_SHORT_LINES: Final = (4, 2, 3, 2, 1, 0)
-"""The second look's heuristic: the default one with the moves played weighing double.
-Measured on Beleaguered Castle deals 1-30 at 40,000 positions: lines 13 % shorter (median
-90 against 104 moves), but alone it finds fewer lines (Streets and Alleys 1-30: 11 against
-14), so it only looks again once a line is known."""
-
 
 def _second_look(
     board: Board, techniques: Techniques, allowance: int, deadline: float
 ) -> tuple[list[_Raw] | None, int]:
-    """A best-first scan that favours short lines more, run after a line was found, within
-    ``allowance`` positions and the deadline: its line (if it found one) and positions."""
-    if allowance <= 0:
-        return None, 0
-    looking = Techniques(
-        canonical=techniques.canonical,
-        autoplay=techniques.autoplay,
-        one_empty=techniques.one_empty,
-        skip_lone=techniques.skip_lone,
-        queues=(_SHORT_LINES,),
-        depth_first_after=None,
-    )
-    outcome, nodes = _best_first_alone(board, looking, allowance, deadline)
-    return (outcome if isinstance(outcome, list) else None), nodes
+    """Best-first scans that favour short lines more (``techniques.looks``, one after
+    another), run after a line was found, within ``allowance`` positions in all and the
+    deadline: the shortest line they found (if any) and the positions they visited."""
+    best: list[_Raw] | None = None
+    used = 0
+    for weights in techniques.looks:
+        if allowance - used <= 0 or time.monotonic() >= deadline:
+            break
+        looking = Techniques(
+            canonical=techniques.canonical,
+            autoplay=techniques.autoplay,
+            one_empty=techniques.one_empty,
+            skip_lone=techniques.skip_lone,
+            queues=(weights,),
+            depth_first_after=None,
+        )
+        outcome, nodes = _best_first_alone(board, looking, allowance - used, deadline)
+        used += nodes
+        if isinstance(outcome, list) and (best is None or len(outcome) < len(best)):
+            best = outcome
+    return best, used
 
 
 def _best_first_alone(
@@ -1001,13 +1017,20 @@ def difficulty(stats: SolveStats) -> Difficulty:
     return "hard"
 
 
+_HINT_TECHNIQUES: Final = replace(DEFAULT_TECHNIQUES, looks=DEFAULT_TECHNIQUES.looks[:1])
+"""A hint answers while its player waits: the second look's first heuristic only."""
+
+_VERDICT_TECHNIQUES: Final = replace(DEFAULT_TECHNIQUES, second_look=False, shorten=False)
+"""For a verdict alone: no time spent shortening a line nobody sees."""
+
+
 def hint(board: Board, seconds: float = 1.0) -> Hint:
     """The next move of a winning line from ``board``'s position, found within ``seconds``.
 
     ``move`` is ``None`` when the verdict is ``unsolvable`` (no winning line exists) or
     ``unknown`` (none was found in time).
     """
-    result = solve(board, seconds=seconds)
+    result = solve(board, seconds=seconds, techniques=_HINT_TECHNIQUES)
     if result.solved and result.moves:
         return Hint(SOLVED, result.moves[0], len(result.moves))
     if result.solved:
@@ -1046,7 +1069,8 @@ def first_losing_ply(
             left = deadline - time.monotonic()
             if left <= 0:
                 return UNKNOWN
-            known[ply] = solve(boards[ply], seconds=left / max(1, probes_left)).verdict
+            share = left / max(1, probes_left)
+            known[ply] = solve(boards[ply], seconds=share, techniques=_VERDICT_TECHNIQUES).verdict
         return known[ply]
 
     last = len(boards) - 1

@@ -10,9 +10,10 @@ from dataclasses import replace
 
 import pytest
 
-from games.rules import GAMES, Board
+from games.rules import GAMES, Board, solver
 from games.rules.cli import main
 from games.rules.solver import (
+    DEFAULT_TECHNIQUES,
     SolveStats,
     Techniques,
     _Search,
@@ -310,6 +311,37 @@ def test_first_losing_ply_is_none_while_the_game_can_be_won() -> None:
     assert first_losing_ply("citadel", 1, CITADEL_1_LOST[:7], seconds=10) is None
 
 
+@pytest.fixture
+def looks(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, ...]]:
+    """The heuristics of the best-first scans the solver runs alone (second looks and
+    probes), in order."""
+    ran: list[tuple[int, ...]] = []
+    alone = solver._best_first_alone
+
+    def spy(
+        board: Board, techniques: Techniques, limit: int, deadline: float
+    ) -> tuple[object, int]:
+        ran.append(techniques.queues[0])
+        return alone(board, techniques, limit, deadline)
+
+    monkeypatch.setattr(solver, "_best_first_alone", spy)
+    return ran
+
+
+def test_a_hint_looks_for_a_shorter_line_once(looks: list[tuple[int, ...]]) -> None:
+    """A player waits for a hint: the second look's first heuristic only."""
+    assert hint(Board("citadel", 3), seconds=1.0).verdict == "solved"
+    assert looks == [DEFAULT_TECHNIQUES.looks[0]]
+
+
+def test_the_analysis_of_a_lost_game_never_looks_for_shorter_lines(
+    looks: list[tuple[int, ...]],
+) -> None:
+    """Its probes need verdicts only: a second look would spend their shared budget."""
+    assert first_losing_ply("citadel", 1, CITADEL_1_LOST, seconds=20) == 8
+    assert looks == []
+
+
 def test_first_losing_ply_is_zero_for_a_lost_deal() -> None:
     assert first_losing_ply("streets-and-alleys", 2, [], seconds=5) == 0
 
@@ -413,6 +445,21 @@ def test_the_second_look_keeps_a_shorter_winning_line() -> None:
     assert replays_to_win(board, looked.moves)
     assert looked.nodes == first.nodes  # the effort to the verdict, as difficulty reads it
     assert 0 < looked.second_look <= 100_000 - looked.nodes
+
+
+def test_the_second_look_tries_its_heuristics_in_turn_and_keeps_the_shortest_line(
+    looks: list[tuple[int, ...]],
+) -> None:
+    board = Board("citadel", 3)
+    first_only = replace(DEFAULT_TECHNIQUES, looks=DEFAULT_TECHNIQUES.looks[:1])
+    once = solve(board, max_nodes=30_000, techniques=first_only)
+    looks.clear()
+    both = solve(board, max_nodes=30_000)
+    assert looks == list(DEFAULT_TECHNIQUES.looks)
+    assert len(both.moves) < len(once.moves)  # 55 against 59 moves
+    assert replays_to_win(board, both.moves)
+    assert both.nodes == once.nodes
+    assert once.second_look < both.second_look <= 30_000 - both.nodes
 
 
 def test_the_second_look_stays_within_the_node_budget() -> None:
