@@ -36,7 +36,7 @@ from django_tasks_db.models import DBTaskResult
 from games.dealing import is_playable
 from games.models import DealChoice, DealVerdict, Game, Player
 from games.rules import GAMES, MAX_DEAL, Board, GameRules, get_game
-from games.rules.solver import SolveResult, difficulty, solve
+from games.rules.solver import ONE_LOOK, SolveResult, difficulty, solve
 from games.services import game_start
 
 logger = logging.getLogger(__name__)
@@ -47,6 +47,13 @@ Difficulty = DealVerdict.Difficulty
 POOL_NODES = 60_000
 """The solver's budget per pool candidate, in positions (about a second at most here; the
 budget at which ``GameRules.difficulty`` was measured)."""
+FIRST_DEAL_NODES = 15_000
+"""The budget per candidate while a pool has nothing to deal: the deals won this soon come
+sooner (a candidate the solver cannot settle costs a quarter as much), and their labels
+are the same as at ``POOL_NODES`` (the search takes no decision from its budget). Selective
+Castle settles about a third of its deals within ``POOL_NODES`` at some 14 s each: a fresh
+worker's first Selective Castle deal took 30 s to over 94 s with that budget alone, against
+the two minutes ``make run`` promises for every game."""
 VERDICT_NODES = 200_000
 """The budget for a typed deal's verdict: a player asked about this one deal."""
 SECONDS_CAP = 60.0
@@ -248,7 +255,9 @@ def decide_deal(slug: str, deal: int) -> str:
     row = DealVerdict.objects.filter(slug=rules.slug, deal=deal).first()
     if row is None or row.verdict != Verdict.PENDING:
         return row.verdict if row else "gone"
-    result = solve(Board(rules, deal), seconds=SECONDS_CAP, max_nodes=VERDICT_NODES)
+    result = solve(
+        Board(rules, deal), seconds=SECONDS_CAP, max_nodes=VERDICT_NODES, techniques=ONE_LOOK
+    )
     fields = solved_fields(result, timezone.now())
     DealVerdict.objects.filter(pk=row.pk, verdict=Verdict.PENDING).update(**fields)
     return str(fields["verdict"])
@@ -282,7 +291,7 @@ def pool_add(
     board = Board(rules, deal)
     if not is_playable(board):
         return None
-    result = solve(board, seconds=SECONDS_CAP, max_nodes=max_nodes)
+    result = solve(board, seconds=SECONDS_CAP, max_nodes=max_nodes, techniques=ONE_LOOK)
     if not result.solved:
         return None
     return _store(rules, deal, result, now)
@@ -306,7 +315,8 @@ def _store(rules: GameRules, deal: int, result: SolveResult, now: datetime) -> D
 @task
 def fill_pool(slug: str) -> dict[str, object]:
     """One batch for a game's pool: random deals, each solved within ``POOL_NODES``
-    positions, for about ``BATCH_SECONDS``; then the next batch is queued while short."""
+    positions (``FIRST_DEAL_NODES`` while the pool is empty), for about ``BATCH_SECONDS``;
+    then the next batch is queued while short."""
     rules = get_game(slug)
     counts = fresh_counts(rules.slug)
     stop = time.monotonic() + BATCH_SECONDS
@@ -317,7 +327,8 @@ def fill_pool(slug: str) -> dict[str, object]:
         board = Board(rules, deal)
         if not is_playable(board):
             continue
-        result = solve(board, seconds=SECONDS_CAP, max_nodes=POOL_NODES)
+        budget = POOL_NODES if any(counts.values()) else FIRST_DEAL_NODES
+        result = solve(board, seconds=SECONDS_CAP, max_nodes=budget, techniques=ONE_LOOK)
         kind = label(result)
         if not kind or counts[kind] >= POOL_CAP:
             continue

@@ -17,7 +17,7 @@ from django_tasks_db.models import DBTaskResult
 from games import dealing, pools, schedule
 from games.models import DealChoice, DealVerdict, Game, Player
 from games.rules import GAMES, Board, get_game
-from games.rules.solver import SolveResult, SolveStats, difficulty, solve
+from games.rules.solver import ONE_LOOK, SolveResult, SolveStats, Techniques, difficulty, solve
 from tests.rules.helpers import WON_DEALS
 
 pytestmark = pytest.mark.django_db
@@ -356,6 +356,56 @@ def test_fill_task_fills_a_short_pool_with_proved_playable_deals(
         assert stats.stats is not None
         assert entry.nodes == stats.nodes and entry.difficulty == difficulty(stats.stats)
     assert not fill_tasks("citadel")  # full: no next batch
+
+
+def test_an_empty_pool_looks_for_its_first_deal_on_a_smaller_budget(
+    monkeypatch: pytest.MonkeyPatch, now: datetime, run_tasks: Callable[[], None]
+) -> None:
+    """Until a pool holds a deal, a candidate the solver cannot settle costs a quarter as
+    much: New game has a proved deal sooner, in every game."""
+    budgets: list[tuple[object, bool]] = []
+
+    def spy(board: Board, **kwargs: object) -> SolveResult:
+        result = solve(board, **kwargs)  # type: ignore[arg-type]
+        budgets.append((kwargs["max_nodes"], result.solved))
+        return result
+
+    monkeypatch.setattr(pools, "solve", spy)
+    monkeypatch.setattr(pools, "POOL_TARGET", 1)
+    monkeypatch.setattr(pools, "BATCH_SECONDS", 60.0)  # one batch fills the pool
+    pools.top_up_game("citadel", now=now)
+    run_tasks()
+    first = next(i for i, (_, won) in enumerate(budgets) if won)
+    assert {budget for budget, _ in budgets[: first + 1]} == {pools.FIRST_DEAL_NODES}
+    assert {budget for budget, _ in budgets[first + 1 :]} == {pools.POOL_NODES}
+    assert all(n >= 1 for n in pools.fresh_counts("citadel").values())
+
+
+def test_pools_look_once_for_a_shorter_line(
+    monkeypatch: pytest.MonkeyPatch,
+    now: datetime,
+    owner_client: Client,
+    run_tasks: Callable[[], None],
+) -> None:
+    """The pools solve deal after deal: the second look's second heuristic, which often
+    spends the look's whole budget, would halve the deals a batch pools. Fills, pooled
+    deals and a typed deal's verdict all look once."""
+    used: list[Techniques] = []
+
+    def spy(board: Board, **kwargs: object) -> SolveResult:
+        used.append(kwargs["techniques"])  # type: ignore[arg-type]
+        return solve(board, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pools, "solve", spy)
+    monkeypatch.setattr(pools, "POOL_TARGET", 1)
+    assert pools.pool_add(slug="citadel", deal=3, now=now) is not None
+    pools.top_up_game("beleaguered-castle", now=now)
+    started(owner_client, reverse("games:play_deal", args=["citadel", 5]))
+    run_tasks()
+    assert DealVerdict.objects.get(slug="citadel", deal=5).verdict != "pending"
+    assert len(used) >= 3  # pool_add, a fill and the typed deal's verdict
+    assert all(techniques == ONE_LOOK for techniques in used)
+    assert len(ONE_LOOK.looks) == 1
 
 
 def test_dealing_from_a_short_pool_queues_a_refill_but_solves_nothing(
