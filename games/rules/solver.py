@@ -780,15 +780,7 @@ def _second_look(
     for weights in techniques.looks:
         if allowance - used <= 0 or time.monotonic() >= deadline:
             break
-        looking = Techniques(
-            canonical=techniques.canonical,
-            autoplay=techniques.autoplay,
-            one_empty=techniques.one_empty,
-            skip_lone=techniques.skip_lone,
-            queues=(weights,),
-            depth_first_after=None,
-        )
-        outcome, nodes = _best_first_alone(board, looking, allowance - used, deadline)
+        outcome, nodes = _best_first_alone(board, techniques, weights, allowance - used, deadline)
         used += nodes
         if isinstance(outcome, list) and (best is None or len(outcome) < len(best)):
             best = outcome
@@ -796,13 +788,19 @@ def _second_look(
 
 
 def _best_first_alone(
-    board: Board, techniques: Techniques, limit: int, deadline: float
+    board: Board,
+    techniques: Techniques,
+    weights: tuple[int, int, int, int, int, int],
+    limit: int,
+    deadline: float,
 ) -> tuple[list[_Raw] | str | None, int]:
-    """A best-first scan with its own table, run alone within ``limit`` positions and the
-    deadline: its outcome (a winning line, ``None`` once it visited everything, else
-    ``_GAVE_UP``) and the positions it visited."""
+    """A best-first scan under the heuristic ``weights`` (and the caller's other
+    techniques), with its own table, run alone within ``limit`` positions and the deadline:
+    its outcome (a winning line, ``None`` once it visited everything, else ``_GAVE_UP``)
+    and the positions it visited."""
+    alone = replace(techniques, queues=(weights,), depth_first_after=None)
     counter = _Counter()
-    scan = _best_first(_Search(board, techniques), counter)
+    scan = _best_first(_Search(board, alone), counter)
     outcome: list[_Raw] | str | None = _GAVE_UP
     try:
         while counter.nodes < limit and time.monotonic() < deadline:
@@ -863,9 +861,8 @@ def _probe(
         limit = positions if allowance is None else min(positions, allowance - used)
         if limit <= 0 or time.monotonic() >= deadline:
             break
-        probe = replace(techniques, queues=(weights,), depth_first_after=None)
         clock = time.monotonic()
-        outcome, nodes = _best_first_alone(board, probe, limit, deadline)
+        outcome, nodes = _best_first_alone(board, techniques, weights, limit, deadline)
         used += nodes
         verdict: Verdict = (
             UNKNOWN if outcome == _GAVE_UP else UNSOLVABLE if outcome is None else SOLVED
@@ -1019,10 +1016,8 @@ def difficulty(stats: SolveStats) -> Difficulty:
 
 ONE_LOOK: Final = replace(DEFAULT_TECHNIQUES, looks=DEFAULT_TECHNIQUES.looks[:1])
 """The second look's first heuristic only, for callers whose lines are worth less than
-their time: a hint (its player waits) and the pools (they solve deal after deal). The
-second heuristic often spends the look's whole budget: with it, a fresh worker's first
-two minutes pooled about half as many deals (Citadel 4 against 16, Beleaguered Castle 4
-against 7). A daily's line is its par, so dailies take both."""
+their time (the second heuristic often spends the look's whole budget): a hint, whose
+player waits, and callers that solve deal after deal."""
 
 _VERDICT_TECHNIQUES: Final = replace(DEFAULT_TECHNIQUES, second_look=False, shorten=False)
 """For a verdict alone: no time spent shortening a line nobody sees."""

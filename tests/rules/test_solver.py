@@ -14,6 +14,7 @@ from games.rules import GAMES, Board, solver
 from games.rules.cli import main
 from games.rules.solver import (
     DEFAULT_TECHNIQUES,
+    ONE_LOOK,
     SolveStats,
     Techniques,
     _Search,
@@ -319,10 +320,14 @@ def looks(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, ...]]:
     alone = solver._best_first_alone
 
     def spy(
-        board: Board, techniques: Techniques, limit: int, deadline: float
+        board: Board,
+        techniques: Techniques,
+        weights: tuple[int, int, int, int, int, int],
+        limit: int,
+        deadline: float,
     ) -> tuple[object, int]:
-        ran.append(techniques.queues[0])
-        return alone(board, techniques, limit, deadline)
+        ran.append(weights)
+        return alone(board, techniques, weights, limit, deadline)
 
     monkeypatch.setattr(solver, "_best_first_alone", spy)
     return ran
@@ -451,8 +456,7 @@ def test_the_second_look_tries_its_heuristics_in_turn_and_keeps_the_shortest_lin
     looks: list[tuple[int, ...]],
 ) -> None:
     board = Board("citadel", 3)
-    first_only = replace(DEFAULT_TECHNIQUES, looks=DEFAULT_TECHNIQUES.looks[:1])
-    once = solve(board, max_nodes=30_000, techniques=first_only)
+    once = solve(board, max_nodes=30_000, techniques=ONE_LOOK)
     looks.clear()
     both = solve(board, max_nodes=30_000)
     assert looks == list(DEFAULT_TECHNIQUES.looks)
