@@ -281,6 +281,7 @@ def build_parser() -> argparse.ArgumentParser:
             "shorten",
             "second_look",
             "probes",
+            "late_scans",
         ],
         help="turn a technique off (repeatable), to measure what it buys",
     )
@@ -297,6 +298,18 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="scans and shares, e.g. best-first:3,random-dfs:1:1 (default: the solver's)",
     )
+    parser.add_argument(
+        "--late-scans",
+        default=None,
+        help="scans that join once the others spent --late-after positions, as --scans "
+        "(default: the solver's)",
+    )
+    parser.add_argument(
+        "--late-after",
+        type=int,
+        default=None,
+        help="positions before the late scans join (default: the solver's)",
+    )
     return parser
 
 
@@ -310,16 +323,28 @@ def _positions_or_none(text: str) -> int | None:
 
 
 def techniques_from(args: argparse.Namespace) -> Techniques:
-    switches: dict[str, object] = {name: () if name == "probes" else False for name in args.without}
+    switches: dict[str, object] = {
+        name: () if name in ("probes", "late_scans") else False for name in args.without
+    }
     if "depth_first_after" in args:
         switches["depth_first_after"] = args.depth_first_after
     if args.scans:
-        scans = []
-        for item in args.scans.split(","):
-            name, _, share = item.rpartition(":")
-            scans.append((name, int(share)) if name else (share, 1))
-        switches["scans"] = tuple(scans)
+        switches["scans"] = _scans(args.scans)
+    if args.late_scans:
+        switches["late_scans"] = _scans(args.late_scans)
+    if args.late_after is not None:
+        switches["late_after"] = args.late_after
     return Techniques(**switches)  # type: ignore[arg-type]
+
+
+def _scans(text: str) -> tuple[tuple[str, int], ...]:
+    """``NAME:SHARE,...`` as ``Techniques.scans`` (a name without a colon has share 1;
+    a seeded random DFS takes both: ``random-dfs:SEED:SHARE``)."""
+    scans = []
+    for item in text.split(","):
+        name, _, share = item.rpartition(":")
+        scans.append((name, int(share)) if name else (share, 1))
+    return tuple(scans)
 
 
 def _deal_range(text: str) -> range | None:

@@ -3,6 +3,7 @@ its budget, and its search agrees move for move with the engine."""
 
 from __future__ import annotations
 
+import gc
 import io
 import random
 import time
@@ -12,6 +13,7 @@ import pytest
 
 from games.rules import GAMES, Board, solver
 from games.rules.cli import main
+from games.rules.position import Position
 from games.rules.solver import (
     DEFAULT_TECHNIQUES,
     ONE_LOOK,
@@ -164,6 +166,35 @@ def test_a_probe_that_visits_everything_is_a_proof() -> None:
 def test_probes_wait_for_the_main_scan() -> None:
     """An easy deal is won by the main heuristic before the probes start: its line."""
     result = solve(Board("beleaguered-castle", 2), seconds=5)
+    assert result.solved
+    assert [scan.name for scan in result.scans] == ["best-first"]
+
+
+# Streets and Alleys 40: best-first leaves it open past 300,000 positions; a depth-first
+# scan in the engine's move order wins it at 13,291.
+LATE_DFS = Techniques(probes=(), late_scans=(("dfs", 1),), late_after=1_000)
+
+
+def test_a_late_scan_decides_what_best_first_leaves_open() -> None:
+    board = Board("streets-and-alleys", 40)
+    alone = Techniques(probes=(), late_scans=())
+    assert solve(board, max_nodes=40_000, techniques=alone).verdict == "unknown"
+
+    result = solve(board, max_nodes=40_000, techniques=LATE_DFS)
+
+    assert result.solved
+    assert replays_to_win(board, result.moves)
+    assert [(scan.name, scan.verdict) for scan in result.scans] == [
+        ("best-first", "unknown"),
+        ("dfs", "solved"),
+    ]
+    assert result.nodes == sum(scan.nodes for scan in result.scans)
+    assert result.nodes + result.second_look <= 40_000
+
+
+def test_late_scans_wait_for_the_others() -> None:
+    """A deal decided within ``late_after`` positions never starts the late scans."""
+    result = solve(Board("beleaguered-castle", 2), seconds=5, techniques=LATE_DFS)
     assert result.solved
     assert [scan.name for scan in result.scans] == ["best-first"]
 
@@ -369,6 +400,11 @@ def test_search_moves_are_the_engines_less_the_pruned_ones(game: str) -> None:
             search = _Search(board, plain)
             engine = set(board.raw_legal_moves())
             assert set(search.moves()) == engine
+            # The search's short ways (single cards, the need table) keep the engine's order.
+            assert search.moves() == Position.moves(search)
+            pruning = _Search(board, Techniques())
+            assert pruning.moves() == Position.moves(pruning, one_empty=True, skip_lone=True)
+            assert _autoplayed(pruning) == _autoplayed(board.position())
             pruned = set(_Search(board, Techniques()).moves())
             empties = [i for i, pile in enumerate(board.tableau) if not pile]
             c0 = board.book.c0
@@ -394,6 +430,40 @@ def test_search_moves_are_the_engines_less_the_pruned_ones(game: str) -> None:
             game, deal, options=board.options, layout=replace(layout, tableau=tuple(tableau))
         )
         assert _Search(shuffled, plain).key() == _Search(board, plain).key()
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_a_search_leaves_the_garbage_collector_as_it_found_it(enabled: bool) -> None:
+    """The search pauses the collector (see ``_collector_paused``), and gives it back."""
+    seen: list[bool] = []
+    features = _Search.features
+
+    def spy(search: _Search) -> tuple[int, int, int, int, int]:
+        seen.append(gc.isenabled())
+        return features(search)
+
+    was = gc.isenabled()
+    try:
+        (gc.enable if enabled else gc.disable)()
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(_Search, "features", spy)
+            assert solve(Board("beleaguered-castle", 2), seconds=5).solved
+        assert gc.isenabled() is enabled
+    finally:
+        (gc.enable if was else gc.disable)()
+    assert seen and not any(seen)
+
+
+def _autoplayed(position: Position) -> list[tuple[int, int, int]]:
+    """The safe moves ``position`` plays, in order: the search's own way for a search."""
+    line: list[tuple[int, int, int]] = []
+    if isinstance(position, _Search):
+        position._autoplay_all(line)
+        return line
+    while (move := position.safe_move()) is not None:
+        position.do(*move)
+        line.append(move)
+    return line
 
 
 # -- the command line --------------------------------------------------------------------

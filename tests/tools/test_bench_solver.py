@@ -48,3 +48,11 @@ def test_bench_turns_the_probes_off() -> None:
     assert techniques.probes == ()
     assert techniques.shorten is False
     assert Techniques().probes  # on by default
+
+
+def test_bench_sets_and_turns_off_the_late_scans() -> None:
+    args = build_parser().parse_args(["--late-scans", "dfs,random-dfs:3:2", "--late-after", "5000"])
+    techniques = techniques_from(args)
+    assert techniques.late_scans == (("dfs", 1), ("random-dfs:3", 2))
+    assert techniques.late_after == 5000
+    assert techniques_from(build_parser().parse_args(["--without", "late_scans"])).late_scans == ()
