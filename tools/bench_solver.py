@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import os
 import shutil
 import statistics
@@ -102,10 +103,11 @@ def report_archway(outcomes: Sequence[ArchwayOutcome]) -> None:
     ms = [o.milliseconds for o in outcomes]
     won = [o.deal for o in outcomes if o.verdict == SOLVED]
     undecided = [o.deal for o in outcomes if o.verdict == UNKNOWN]
+    rate = f"1 in {len(outcomes) / len(won):,.0f}" if won else "none"
     print(
         f"{'Archway (decider)':20} deals {outcomes[0].deal}-{outcomes[-1].deal}: "
-        f"{len(won)} winnable ({100 * len(won) / len(outcomes):.3f}%, 1 in "
-        f"{len(outcomes) / max(1, len(won)):,.0f}), undecided {len(undecided)}; "
+        f"{len(won)} winnable ({100 * len(won) / len(outcomes):.3f}%, {rate}), "
+        f"undecided {len(undecided)}; "
         f"ms per deal median {statistics.median(ms):.2f} mean {statistics.mean(ms):.1f} "
         f"worst {max(ms):.0f}; positions worst {max(o.nodes for o in outcomes)}"
     )
@@ -380,7 +382,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if techniques != Techniques():
         print(f"techniques: {techniques}")
     record: dict[str, dict[str, list[object]]] = {}
-    with ProcessPoolExecutor(args.jobs) as pool:
+    # A fresh server process forks the workers: forking the caller itself (a test runner
+    # with threads, say) can deadlock a child.
+    context = multiprocessing.get_context("forkserver")
+    with ProcessPoolExecutor(args.jobs, mp_context=context) as pool:
         if archway:
             chunk = 50
             parts = [

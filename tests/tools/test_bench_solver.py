@@ -56,3 +56,14 @@ def test_bench_sets_and_turns_off_the_late_scans() -> None:
     assert techniques.late_scans == (("dfs", 1), ("random-dfs:3", 2))
     assert techniques.late_after == 5000
     assert techniques_from(build_parser().parse_args(["--without", "late_scans"])).late_scans == ()
+
+
+def test_bench_says_none_when_no_archway_deal_is_winnable(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Deals 1-100 hold no winnable Archway deal: no "1 in 100" rate."""
+    argv = ["--games", "citadel", "--deals", "1", "--seconds", "1", "--jobs", "1"]
+    assert main([*argv, "--no-fc-solve", "--archway-deals", "1-100"]) == 0
+    out = capsys.readouterr().out
+    assert "0 winnable (0.000%, none)" in out
+    assert "1 in" not in out
