@@ -833,12 +833,12 @@ def _solve(
     running = list(range(len(scans)))
     verdict: Verdict = UNKNOWN
     line: list[_Raw] | None = None
-    decider = -1
+    decider: int | None = None  # the scan that decided (None: a probe, or none yet)
     total = 0
     probing = bool(techniques.probes)
     probes: list[ScanReport] = []
     late = list(techniques.late_scans)
-    while running and decider < 0 and time.monotonic() < deadline:
+    while running and verdict == UNKNOWN and time.monotonic() < deadline:
         if max_nodes is not None and total >= max_nodes:
             break
         if late and total >= techniques.late_after:
@@ -857,7 +857,6 @@ def _solve(
             if not isinstance(found, str):  # a verdict
                 line = found
                 verdict = UNSOLVABLE if line is None else SOLVED
-                decider = len(scans)  # a probe
                 break
             continue
         for n in list(running):
@@ -879,7 +878,7 @@ def _solve(
                     decider = n
             spent[n] += time.monotonic() - clock
             total += counter.nodes - before
-            if decider >= 0 or (max_nodes is not None and total >= max_nodes):
+            if verdict != UNKNOWN or (max_nodes is not None and total >= max_nodes):
                 break
             if time.monotonic() >= deadline:
                 break
