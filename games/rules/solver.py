@@ -53,7 +53,7 @@ what each buys):
   during a search (it allocates millions of small tuples, never a cycle). Each keeps the
   engine's moves in the engine's order, so every line is unchanged. Together, best-first
   alone: 34,800 -> 44,400 positions a second on Beleaguered Castle 48 at 200,000
-  positions; the move generator's share measured alone, 8 % at 100,000.
+  positions; the move generator's share measured alone, 6 % at 100,000.
 - Probes (``Techniques.probes``): a best-first scan's course is chaotic. Of the nine
   Streets and Alleys deals of 1-200 the default heuristic leaves open at 350,000
   positions, 73 and 129 fall in under 10,000 to a heuristic that also weighs the cards
@@ -431,12 +431,12 @@ class _Search(Position):
         safely: in a position without safe moves, that card is the only candidate. With one
         deck and no base to choose, the safe-move rule's test is read off the tables
         directly (the search's most frequent question); otherwise :meth:`safe_move` asks."""
-        if not self.exposed_is_safe(s):
+        seqs = self.seqs
+        if seqs is None or not self.exposed_is_safe(s):
             return False
         if self.plain_safety:
-            c = self.piles[s][-1]
             fl = self.fl
-            return all(fl[f] >= m for f, m in self.seqs.need[c])  # type: ignore[union-attr]
+            return all(fl[f] >= m for f, m in seqs.need[self.piles[s][-1]])
         return True
 
     def _autoplay_all(self, line: list[_Raw]) -> None:
