@@ -254,25 +254,26 @@ def board_view(
 def script_data(view: BoardView, played: Iterable[str] = ()) -> str:
     """What the board script reads after each response (``#play``'s JSON): the legal moves
     (:attr:`BoardView.to`, as ``[[sources], [targets]]`` pairs, each list of destinations
-    said once with every card that has it) and the moves the last action played,
-    each as ``[source, target]``, out of an Archway reserve ``[source, target, card]``, and
-    for a run ``[source, target, count]`` (the piles' kinds are on the piles). Compact JSON,
-    safe inside a ``<script>`` element."""
-    flights: list[list[str | int]] = []
+    said once with every card that has it) and the moves the last action played, one
+    string of words ``source-target`` apart, out of an Archway reserve
+    ``source-target-card`` and for a run ``source-target-count`` (the piles' kinds are on
+    the piles; a burst of auto-play names a dozen moves, and a word costs half what a list
+    would). Compact JSON, safe inside a ``<script>`` element."""
+    flights: list[str] = []
     for notation in played:
         move = Move.from_notation(notation)
-        flight: list[str | int] = [move.source, move.target]
+        flight = f"{move.source}-{move.target}"
         if move.card is not None:
-            flight.append(str(move.card))
+            flight += f"-{move.card}"
         elif move.count > 1:
-            flight.append(move.count)
+            flight += f"-{move.count}"
         flights.append(flight)
     # Cards with the same destinations share one entry: [[sources], [targets]].
     groups: dict[tuple[str | int, ...], list[str]] = {}
     for source, targets in view.to.items():
         groups.setdefault(tuple(targets), []).append(source)
     to = [[sources, list(targets)] for targets, sources in groups.items()]
-    data: dict[str, object] = {"to": to, "played": flights}
+    data: dict[str, object] = {"to": to, "played": " ".join(flights)}
     if view.spaces and view.to:
         data["spaces"] = view.spaces
     text = json.dumps(data, separators=(",", ":"))

@@ -1,10 +1,10 @@
 /* Castle: cards that glide (FLIP with the Web Animations API).
  *
  * static/js/board.js calls before() with an answer still unapplied, then after() once its
- * piles are in the page. #play data-played lists what the action played, in order (an
- * undo's moves with data-back): each card flies from where it was to where it lands, the
- * player's card first and auto-play after it one by one; an undo flies them back, last
- * first; a win ends in a cascade from the foundations.
+ * piles are in the page. #play's data (its "played") lists what the action played, in
+ * order (an undo's moves with data-back): each card flies from where it was to where it
+ * lands, the player's card first and auto-play after it one by one; an undo flies them
+ * back, last first; a win ends in a cascade from the foundations.
  *
  * Animation is decoration only: the page is already in its new state, the moving copies
  * ("ghosts") ignore the pointer, and any click or key finishes them at once, so the next
@@ -57,10 +57,14 @@
     var play = answer.querySelector("#play");
     if (!enabled() || !play) return null;
     var won = play.hasAttribute("data-won") && !document.querySelector("#play[data-won]");
-    /* [source, target], [source, target, reserve card] or [source, target, run length] */
-    var moves = (window.CastleData(play).played || []).map(function (m) {
-      var card = typeof m[2] === "string" ? m[2] : null;
-      return { from: m[0], to: m[1], card: card, count: typeof m[2] === "number" ? m[2] : 1 };
+    /* Words apart: "source-target", "source-target-reserve card" or "source-target-run length" */
+    var played = window.CastleData(play).played;
+    var moves = (played ? played.split(" ") : []).map(function (word) {
+      var m = word.split("-");
+      var length = /^[0-9]+$/.test(m[2] || "");
+      return {
+        from: m[0], to: m[1], card: m[2] && !length ? m[2] : null, count: length ? Number(m[2]) : 1
+      };
     });
     if (play.hasAttribute("data-back")) {
       moves = moves.reverse().map(function (m) {

@@ -43,7 +43,7 @@ def test_win_todays_daily_and_find_your_row(
 
     for ply, notation in enumerate(LINE, 1):
         click_move(page, notation)
-        expect(page.get_by_test_id("moves")).to_have_text(str(ply))
+        expect(page.locator("#move-count")).to_have_text(str(ply))
     expect(page.locator("#status")).to_contain_text("You won!")
 
     page.locator(".daily-note a").click()

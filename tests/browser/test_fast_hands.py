@@ -131,7 +131,7 @@ def test_fast_second_clicks_and_double_clicks_act_once_each(
 ) -> None:
     slow_network(page, latency)
     url = start(page, live_server, watch, "/play/beleaguered-castle/1/?autoplay=0")
-    counter = page.get_by_test_id("moves")
+    counter = page.locator("#move-count")
 
     # Select, then the destination `gap` ms later: the selection is in the page, so it acts.
     card, target = centre(page, "t3"), centre(page, "t6")
@@ -188,7 +188,7 @@ def test_clicks_while_a_move_is_in_flight_are_ignored(
     assert len(arrived(page, held)) == 1
     held[0].continue_()
 
-    expect(page.get_by_test_id("moves")).to_have_text("1")
+    expect(page.locator("#move-count")).to_have_text("1")
     expect(top_card(page, "t6")).to_have_accessible_name("Eight of clubs, top of right pile 2")
     assert stored(Game.objects.get()) == [("t3-t6", False)]
     assert watch.requests == ["POST moves"]
@@ -211,7 +211,7 @@ def test_the_board_looks_busy_only_once_an_answer_takes_a_moment(
     )
 
     assert not busy_at_once
-    expect(page.get_by_test_id("moves")).to_have_text("1")
+    expect(page.locator("#move-count")).to_have_text("1")
     expect(page.locator("#board.busy")).to_have_count(0)
     still_in_the_game(page, url, watch)
 
@@ -227,7 +227,7 @@ def test_selecting_a_card_costs_no_request_and_a_move_one(
     assert watch.requests == []
 
     top_card(page, "t6").click()
-    expect(page.get_by_test_id("moves")).to_have_text("1")
+    expect(page.locator("#move-count")).to_have_text("1")
     assert watch.requests == ["POST moves"]
     expect(page.locator("#board .target")).to_have_count(0)
 
@@ -247,7 +247,7 @@ def test_drag_a_card_with_the_mouse(page: Page, live_server: LiveServer, watch: 
 
     drag(page, centre(page, "t3"), centre(page, "t6"))
 
-    expect(page.get_by_test_id("moves")).to_have_text("1")
+    expect(page.locator("#move-count")).to_have_text("1")
     expect(top_card(page, "t6")).to_have_accessible_name("Eight of clubs, top of right pile 2")
     expect(page.locator(".ghost")).to_have_count(0)
     assert stored(Game.objects.get()) == [("t3-t6", False)]
@@ -260,7 +260,7 @@ def run_start(page: Page, live_server: LiveServer, watch: Watch) -> str:
     url = start(page, live_server, watch, "/play/penelopes-web/1/?autoplay=0")
     top_card(page, "t7").click()
     top_card(page, "t2").click()
-    expect(page.get_by_test_id("moves")).to_have_text("1")
+    expect(page.locator("#move-count")).to_have_text("1")
     watch.requests.clear()
     return url
 
@@ -278,7 +278,7 @@ def test_a_run_is_picked_by_its_lowest_card_and_moves_in_one_request(
     assert watch.requests == []
     top_card(page, "t8").click()
 
-    expect(page.get_by_test_id("moves")).to_have_text("2")
+    expect(page.locator("#move-count")).to_have_text("2")
     expect(page.locator("#status")).to_contain_text("and the card on it to right pile 4.")
     assert stored(Game.objects.get()) == [("t7-t2", False), ("t2-t8x2", False)]
     assert watch.requests == ["POST moves"]
@@ -294,7 +294,7 @@ def test_a_run_moves_with_the_keyboard(page: Page, live_server: LiveServer, watc
     expect(top_card(page, "t8")).to_be_focused()
     page.keyboard.press("Enter")
 
-    expect(page.get_by_test_id("moves")).to_have_text("2")
+    expect(page.locator("#move-count")).to_have_text("2")
     assert stored(Game.objects.get()) == [("t7-t2", False), ("t2-t8x2", False)]
     still_in_the_game(page, url, watch)
 
@@ -312,7 +312,7 @@ def test_drag_a_run_with_the_mouse(page: Page, live_server: LiveServer, watch: W
     page.mouse.move(*centre(page, "t8"), steps=8)
     page.mouse.up()
 
-    expect(page.get_by_test_id("moves")).to_have_text("2")
+    expect(page.locator("#move-count")).to_have_text("2")
     expect(page.locator(".ghost")).to_have_count(0)
     assert stored(Game.objects.get()) == [("t7-t2", False), ("t2-t8x2", False)]
     still_in_the_game(page, url, watch)
@@ -329,7 +329,7 @@ def test_a_drop_on_an_illegal_pile_returns_the_card_and_says_why(
     expect(page.locator(".ghost")).to_have_count(0)
     expect(top_card(page, "t6")).to_have_accessible_name("Nine of clubs, top of right pile 2")
     expect(page.locator("#board .lifted")).to_have_count(0)
-    expect(page.get_by_test_id("moves")).to_have_text("0")
+    expect(page.locator("#move-count")).to_have_text("0")
     assert stored(Game.objects.get()) == []
 
 
@@ -360,7 +360,7 @@ def test_drag_a_card_with_a_finger(touch_page: Page, live_server: LiveServer) ->
         )
     touch("touchEnd", *end)
 
-    expect(page.get_by_test_id("moves")).to_have_text("1")
+    expect(page.locator("#move-count")).to_have_text("1")
     assert stored(Game.objects.get()) == [("t3-t6", False)]
 
 
@@ -390,7 +390,7 @@ def test_a_tap_anywhere_on_a_pile_puts_the_selected_card_there(
     expect(pile).to_have_class(re.compile(r"\btarget\b"))
     page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] - 20)
 
-    expect(page.get_by_test_id("moves")).to_have_text("1")
+    expect(page.locator("#move-count")).to_have_text("1")
     game = Game.objects.get()
     assert stored(game) == [("t3-t6", False)]
 
@@ -398,7 +398,7 @@ def test_a_tap_anywhere_on_a_pile_puts_the_selected_card_there(
     top_card(page, "t7").tap()
     page.touchscreen.tap(*covered)
 
-    expect(page.get_by_test_id("moves")).to_have_text("2")
+    expect(page.locator("#move-count")).to_have_text("2")
     assert stored(game) == [("t3-t6", False), ("t7-t2", False)]
 
     # On its own pile, a tap puts the card back down: no move, nothing asked.
@@ -434,9 +434,9 @@ def test_cards_glide_unless_motion_is_reduced(
     page.evaluate(GHOSTS)
 
     page.mouse.dblclick(*centre(page, "t7"))
-    expect(page.get_by_test_id("moves")).to_have_text("1")
+    expect(page.locator("#move-count")).to_have_text("1")
     page.get_by_role("button", name="Undo").click()
-    expect(page.get_by_test_id("moves")).to_have_text("0")
+    expect(page.locator("#move-count")).to_have_text("0")
 
     flown = page.evaluate("window.ghosts")
     assert flown == (0 if motion == "reduce" else 2)  # the move, then the undo gliding back
@@ -459,13 +459,13 @@ def test_a_move_sets_off_at_the_click_and_lands_where_its_answer_puts_it(
     # On its way before any answer: a copy glides, the card waits unseen in its pile.
     expect(page.locator(".ghost.leaving")).to_have_count(1)
     expect(page.locator("#pile-t3 .card.leaving")).to_have_count(1)
-    expect(page.get_by_test_id("moves")).to_have_text("0")
+    expect(page.locator("#move-count")).to_have_text("0")
     page.wait_for_timeout(300)  # the glide has reached the pile: the card waits there
     expect(page.locator(".ghost.leaving")).to_have_count(1)
     assert len(arrived(page, held)) == 1
     held[0].continue_()
 
-    expect(page.get_by_test_id("moves")).to_have_text("1")
+    expect(page.locator("#move-count")).to_have_text("1")
     expect(page.locator(".ghost")).to_have_count(0)
     expect(page.locator("#board .leaving, #board .arriving")).to_have_count(0)
     expect(top_card(page, "t6")).to_have_accessible_name("Eight of clubs, top of right pile 2")
@@ -486,7 +486,7 @@ def test_a_move_that_gets_no_answer_goes_back_to_its_pile(
     expect(page.locator(".ghost")).to_have_count(0)
     expect(page.locator("#board .leaving")).to_have_count(0)
     expect(top_card(page, "t3")).to_have_accessible_name("Eight of clubs, top of left pile 3")
-    expect(page.get_by_test_id("moves")).to_have_text("0")
+    expect(page.locator("#move-count")).to_have_text("0")
     page.unroute("**/moves")
     assert stored(Game.objects.get()) == []
     assert page.url == url and watch.navigations == []
@@ -516,7 +516,7 @@ def test_the_next_click_never_waits_for_an_animation(
     start(page, live_server, watch, "/play/citadel/16/?autoplay=1")
     page.mouse.click(*centre(page, "t8"))
     page.mouse.click(*centre(page, "t4"))
-    expect(page.get_by_test_id("moves")).to_have_text("3")
+    expect(page.locator("#move-count")).to_have_text("3")
 
     # Cards are still in flight: a click selects at once and ends them.
     page.mouse.click(*centre(page, "t4"))
@@ -552,7 +552,7 @@ def test_a_hint_marks_card_and_destination_apart_from_a_selection(
     expect(page.locator("#board .hint-from")).to_have_count(1)
     page.locator("#board .card.hint-from").click()
     top_card(page, "t8").click()
-    expect(page.get_by_test_id("moves")).to_have_text("1")
+    expect(page.locator("#move-count")).to_have_text("1")
     expect(page.locator("#board .hint-from, #board .hint-to")).to_have_count(0)
 
 

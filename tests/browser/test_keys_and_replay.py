@@ -15,7 +15,7 @@ def test_z_u_and_ctrl_z_undo_through_the_undo_button(
 ) -> None:
     page.goto(live_server.url + "/play/beleaguered-castle/1/?autoplay=0")
     expect(page.locator("#keys")).to_contain_text("undo")
-    moves = page.get_by_test_id("moves")
+    moves = page.locator("#move-count")
     click_move(page, "t3-t6")
     expect(moves).to_have_text("1")
 
@@ -30,7 +30,7 @@ def test_z_u_and_ctrl_z_undo_through_the_undo_button(
 def test_keys_typed_into_a_field_do_not_undo(page: Page, live_server: LiveServer) -> None:
     page.goto(live_server.url + "/play/beleaguered-castle/1/?autoplay=0")
     click_move(page, "t3-t6")
-    expect(page.get_by_test_id("moves")).to_have_text("1")
+    expect(page.locator("#move-count")).to_have_text("1")
     page.goto(live_server.url + "/import/")
     page.get_by_label("Record").press("z")
     expect(page.get_by_label("Record")).to_have_value("z")
@@ -41,7 +41,7 @@ def test_the_replay_plays_and_pauses(page: Page, live_server: LiveServer) -> Non
     for played, notation in enumerate(["t3-t6", "t7-f3"], 1):
         click_move(page, notation)
         # A click while the move before is in flight is ignored, as a player's would be.
-        expect(page.get_by_test_id("moves")).to_have_text(str(played))
+        expect(page.locator("#move-count")).to_have_text(str(played))
     page.clock.install()  # the replay's timer runs on a clock the test moves
     page.goto(page.url + "replay/?ply=0")
     ply = page.get_by_test_id("replay-ply")

@@ -191,7 +191,7 @@ def test_archway_foundations_stay_put_as_piles_shrink(tab: Page, live_server: Li
         board.play(move)
         notation = move.notation()
         click_move(tab, notation)
-        expect(tab.get_by_test_id("moves")).to_have_text(str(ply))
+        expect(tab.locator("#move-count")).to_have_text(str(ply))
         assert found.bounding_box() == before
     check_board(tab, "archway-after-moves")
 

@@ -27,7 +27,7 @@ def start(page: Page, live_server: LiveServer, path: str) -> None:
 
 
 def moves_counter(page: Page):
-    return page.get_by_test_id("moves")
+    return page.locator("#move-count")
 
 
 def test_select_and_move_with_the_mouse(page: Page, live_server: LiveServer) -> None:

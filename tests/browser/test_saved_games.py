@@ -16,7 +16,7 @@ PASSWORD = "correct horse battery staple"
 
 def play(page: Page, notation: str, ply: int) -> None:
     click_move(page, notation)
-    expect(page.get_by_test_id("moves")).to_have_text(str(ply))
+    expect(page.locator("#move-count")).to_have_text(str(ply))
 
 
 def piles(page: Page) -> str:
@@ -41,7 +41,7 @@ def test_close_the_page_and_continue_where_you_were(
     again.goto(live_server.url + "/")
     again.get_by_role("link", name="Continue").click()
 
-    expect(again.get_by_test_id("moves")).to_have_text("3")
+    expect(again.locator("#move-count")).to_have_text("3")
     assert piles(again) == board
 
 
@@ -66,7 +66,7 @@ def test_sign_up_then_find_the_game_from_another_browser(
 
     expect(second.get_by_role("heading", name="Fortress")).to_be_visible()
     second.get_by_role("link", name="Resume").click()
-    expect(second.get_by_test_id("moves")).to_have_text("1")
+    expect(second.locator("#move-count")).to_have_text("1")
 
 
 def test_step_through_a_replay_with_the_keyboard(page: Page, live_server: LiveServer) -> None:

@@ -214,7 +214,7 @@ def test_production_serves_stylesheets_and_scripts_minified_and_they_still_play(
         assert served < 0.75 * sources
 
         click_move(page, "t3-t6")
-        expect(page.get_by_test_id("moves")).to_have_text("1")
+        expect(page.locator("#move-count")).to_have_text("1")
         expect(page.locator("#status")).to_contain_text("Eight of clubs to right pile 2.")
     finally:
         stop(server)

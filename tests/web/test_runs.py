@@ -69,7 +69,7 @@ def test_a_run_moves_in_one_request_of_its_selection_and_pile(
     )
     assert answer.status_code == 200
     assert stored(run_game) == ["t7-t2", "t2-t8x2"]
-    assert play_data(answer.text)["played"] == [["t2", "t8", 2]]
+    assert play_data(answer.text)["played"] == "t2-t8-2"
     status = re.search(r'<p class="message">(.*?)</p>', answer.text)
     assert status and status[1].endswith(" and the card on it to right pile 4.")
 
