@@ -292,7 +292,18 @@ class Position:
         if one_empty:
             empties = empties[:1]
             cells = cells[:1]
-        tops = self.tops_by_slot() if book.builds else {}
+        tops: dict[int, list[int]] = {}
+        slot_of = book.slot_of
+        if book.builds:
+            for i in range(t):
+                p = piles[i]
+                if p:
+                    slot = slot_of[p[-1]]
+                    at = tops.get(slot)
+                    if at is None:
+                        tops[slot] = [i]
+                    else:
+                        at.append(i)
         slot_wants = book.slot_wants
         kings_only = book.kings_only
         for i in book.sources:
@@ -351,23 +362,6 @@ class Position:
         if by_source:
             return found
         return found + build + spaces
-
-    def tops_by_slot(self) -> dict[int, list[int]]:
-        """The tableau piles by the building slot of their top card (the slot a card
-        builds onto is ``book.slot_wants``), in pile order; empty piles are left out."""
-        slot_of = self.book.slot_of
-        piles = self.piles
-        tops: dict[int, list[int]] = {}
-        for i in range(self.book.t):
-            p = piles[i]
-            if p:
-                slot = slot_of[p[-1]]
-                at = tops.get(slot)
-                if at is None:
-                    tops[slot] = [i]
-                else:
-                    at.append(i)
-        return tops
 
     def _runs(
         self,

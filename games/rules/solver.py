@@ -45,15 +45,16 @@ what each buys):
   Streets and Alleys at 300,000 positions each, best-first alone decides 95.5 %, with a
   random DFS taking an eighth of the budget 94.0 %, with two taking half 93.0 % (Beleaguered
   Castle: 98 % in all three), so the default is best-first alone.
-- The inner loop's short ways, for games of single cards among tableau piles (Beleaguered
-  Castle, Citadel, Streets and Alleys and most of the family): the move generator without
-  the branches for runs, reserves, free cells and take-backs; the safe-move rule read off
-  its need table for the one card a move uncovered; the heuristic's per-pile shares kept
-  in one table per state of the foundations; and Python's cyclic garbage collector paused
-  during a search (it allocates millions of small tuples, never a cycle). Each keeps the
-  engine's moves in the engine's order, so every line is unchanged. Together, best-first
-  alone: 34,800 -> 44,400 positions a second on Beleaguered Castle 48 at 200,000
-  positions; the move generator's share measured alone, 6 % at 100,000.
+- The inner loop's short ways, for games of one deck without reserves or free cells
+  (Beleaguered Castle, Citadel, Streets and Alleys and most of the family): the safe-move
+  rule read off its need table for the one card a move uncovered, the heuristic's per-pile
+  shares kept in one table per state of the foundations, and Python's cyclic garbage
+  collector paused during a search (it allocates millions of small tuples, never a
+  cycle). Each keeps the engine's moves in the engine's order, so every line is
+  unchanged. Together, best-first alone on Beleaguered Castle 48 at 200,000 positions:
+  35,000 -> 41,900 positions a second (two runs each, back to back). The moves stay the
+  engine's one generator's: a copy of it without the branches for runs, reserves and free
+  cells gained 6 % more, not worth a second generator to keep in step.
 - Probes (``Techniques.probes``): a best-first scan's course is chaotic. Of the nine
   Streets and Alleys deals of 1-200 the default heuristic leaves open at 350,000
   positions, 73 and 129 fall in under 10,000 to a heuristic that also weighs the cards
@@ -305,14 +306,6 @@ class _Search(Position):
         self.plain_safety = (
             book.decks == 1 and not book.chosen_base and book.r0 == book.c0 == book.size
         )
-        # Single cards among tableau piles only: the move generator's short way.
-        self.single_cards = (
-            book.r0 == book.c0 == book.size
-            and not book.runs
-            and not book.kings_only
-            and not self.take_back
-            and book.sources == tuple(range(book.t))
-        )
         # Chessboard's base joins the key; two decks' foundation lengths do (twin cards);
         # free cells do.
         self.sorted_key = (
@@ -359,46 +352,11 @@ class _Search(Position):
     ) -> list[_Raw]:
         """The legal moves less the pruned ones: foundation moves first, empty piles last."""
         techniques = self.techniques
-        one_empty = techniques.one_empty if one_empty is None else one_empty
-        skip_lone = techniques.skip_lone if skip_lone is None else skip_lone
-        if self.single_cards:
-            return self._single_card_moves(one_empty, skip_lone)
-        return Position.moves(self, one_empty=one_empty, skip_lone=skip_lone)
-
-    def _single_card_moves(self, one_empty: bool, skip_lone: bool) -> list[_Raw]:
-        """:meth:`Position.moves` for a game of single cards among tableau piles (see
-        ``single_cards``): the same moves in the same order, without the branches for
-        runs, reserves, free cells and take-backs (the search's most frequent call)."""
-        piles = self.piles
-        tableau = range(self.t)
-        slot_wants = self.book.slot_wants
-        wants = self.wants()
-        tops = self.tops_by_slot()
-        empties = [i for i in tableau if not piles[i]]
-        if one_empty:
-            empties = empties[:1]
-        found: list[_Raw] = []
-        build: list[_Raw] = []
-        spaces: list[_Raw] = []
-        for i in tableau:
-            p = piles[i]
-            if not p:
-                continue
-            c = p[-1]
-            fs = wants.get(c)
-            if fs:
-                for f in fs:
-                    found.append((i, f, c))
-            for slot in slot_wants[c]:
-                at = tops.get(slot)
-                if at:
-                    for j in at:
-                        if j != i:
-                            build.append((i, j, c))
-            if empties and (not skip_lone or len(p) > 1):
-                for j in empties:
-                    spaces.append((i, j, c))
-        return found + build + spaces
+        return Position.moves(
+            self,
+            one_empty=techniques.one_empty if one_empty is None else one_empty,
+            skip_lone=techniques.skip_lone if skip_lone is None else skip_lone,
+        )
 
     def step(self, move: _Raw, line: list[_Raw]) -> bytes:
         """Play ``move`` and then the safe moves it allows, appending all to ``line``; return
