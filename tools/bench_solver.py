@@ -30,7 +30,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 
 from games.rules.board import Board
-from games.rules.solver import SOLVED, UNKNOWN, UNSOLVABLE, Techniques, solve
+from games.rules.solver import SOLVED, UNKNOWN, UNSOLVABLE, Techniques, parse_scan, solve
 from games.rules.variants import GAMES
 
 FC_SOLVE_GAMES = {
@@ -297,22 +297,31 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--scans",
+        type=_scans,
         default=None,
         help="scans and shares, e.g. best-first:3,random-dfs:1:1 (default: the solver's)",
     )
     parser.add_argument(
         "--late-scans",
+        type=_scans,
         default=None,
         help="scans that join once the others spent --late-after positions, as --scans "
         "(default: the solver's)",
     )
     parser.add_argument(
         "--late-after",
-        type=int,
+        type=_positions,
         default=None,
         help="positions before the late scans join (default: the solver's)",
     )
     return parser
+
+
+def _positions(text: str) -> int:
+    """A count of positions (0 or more)."""
+    if not text.strip().isdigit():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a count of positions")
+    return int(text)
 
 
 def _positions_or_none(text: str) -> int | None:
@@ -331,9 +340,9 @@ def techniques_from(args: argparse.Namespace) -> Techniques:
     if "depth_first_after" in args:
         switches["depth_first_after"] = args.depth_first_after
     if args.scans:
-        switches["scans"] = _scans(args.scans)
+        switches["scans"] = args.scans
     if args.late_scans:
-        switches["late_scans"] = _scans(args.late_scans)
+        switches["late_scans"] = args.late_scans
     if args.late_after is not None:
         switches["late_after"] = args.late_after
     return Techniques(**switches)  # type: ignore[arg-type]
@@ -341,11 +350,20 @@ def techniques_from(args: argparse.Namespace) -> Techniques:
 
 def _scans(text: str) -> tuple[tuple[str, int], ...]:
     """``NAME:SHARE,...`` as ``Techniques.scans`` (a name without a colon has share 1;
-    a seeded random DFS takes both: ``random-dfs:SEED:SHARE``)."""
+    a seeded random DFS takes both: ``random-dfs:SEED:SHARE``); anything else is refused
+    with the reason."""
     scans = []
     for item in text.split(","):
         name, _, share = item.rpartition(":")
-        scans.append((name, int(share)) if name else (share, 1))
+        if not name:
+            name, share = share, "1"
+        if not share.isdigit() or int(share) < 1:
+            raise argparse.ArgumentTypeError(f"{item!r}: a scan's share is a count, at least 1")
+        try:
+            parse_scan(name)
+        except ValueError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
+        scans.append((name, int(share)))
     return tuple(scans)
 
 

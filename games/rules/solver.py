@@ -724,15 +724,22 @@ def _drain(
     return None
 
 
-def _start_scan(name: str, search: _Search, counter: _Counter) -> ScanGenerator:
-    if name == "best-first":
-        return _best_first(search, counter)
-    if name == "dfs":
-        return _depth_first(search, counter)
+def parse_scan(name: str) -> tuple[str, int | None]:
+    """A scan's name (``Techniques.scans``) as its kind and random seed: ``best-first``,
+    ``dfs`` or ``random-dfs:SEED``; a :class:`ValueError` that says so for any other."""
+    if name in ("best-first", "dfs"):
+        return name, None
     kind, _, seed = name.partition(":")
     if kind == "random-dfs" and seed.isdigit():
-        return _depth_first(search, counter, int(seed))
+        return kind, int(seed)
     raise ValueError(f"unknown scan {name!r}: use best-first, dfs or random-dfs:SEED")
+
+
+def _start_scan(name: str, search: _Search, counter: _Counter) -> ScanGenerator:
+    kind, seed = parse_scan(name)
+    if kind == "best-first":
+        return _best_first(search, counter)
+    return _depth_first(search, counter, seed)
 
 
 # -- the public API -----------------------------------------------------------------------

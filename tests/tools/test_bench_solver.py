@@ -67,3 +67,22 @@ def test_bench_says_none_when_no_archway_deal_is_winnable(
     out = capsys.readouterr().out
     assert "0 winnable (0.000%, none)" in out
     assert "1 in" not in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "reason"),
+    [
+        (["--scans", "bogus"], "unknown scan 'bogus'"),
+        (["--late-scans", "dfs:x"], "a scan's share is a count"),
+        (["--late-scans", "random-dfs:0"], "a scan's share is a count"),
+        (["--late-scans", "random-dfs:1"], "unknown scan 'random-dfs'"),
+        (["--late-after", "-5"], "is not a count of positions"),
+    ],
+)
+def test_bench_refuses_malformed_scans_with_the_reason(
+    argv: list[str], reason: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    assert exit_.value.code == 2
+    assert reason in capsys.readouterr().err
