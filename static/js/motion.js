@@ -4,7 +4,8 @@
  * piles are in the page. #play's data (its "played") lists what the action played, in
  * order (an undo's moves with data-back): each card flies from where it was to where it
  * lands, the player's card first and auto-play after it one by one; an undo flies them
- * back, last first; a win ends in a cascade from the foundations.
+ * back, last first; a win ends in a cascade from the foundations. A foundation shows only its
+ * top card: until the card flying onto it lands, the card it covers lies there.
  *
  * Animation is decoration only: the page is already in its new state, the moving copies
  * ("ghosts") ignore the pointer, and any click or key finishes them at once, so the next
@@ -90,6 +91,9 @@
         var ghost = i === 0 && lift && lift.ghosts[k];
         if (ghost) start = { rect: ghost.getBoundingClientRect(), node: start.node, lift: lift };
         var end = { pile: m.to, kind: kindOf(m.to), index: to.length, card: m.card, node: start.node, chained: false };
+        var below = to[to.length - 1];
+        /* A foundation shows only its top card: the one this card covers stays in sight under it. */
+        if (end.kind === "foundation" && below && !below.pile) end.under = below.node;
         to.push(end);
         if (start.pile) start.chained = true;
         flights.push({ start: start, end: end, step: i });
@@ -150,6 +154,15 @@
     var last = new Map();
     flights.forEach(function (f, i) { if (f.end.el) last.set(f.end.el, i); });
     last.forEach(function (i, el) { hide(el); });
+    /* While the new top of a foundation is hidden, the card it covers lies there in its place. */
+    var under = new Map();
+    flights.forEach(function (f) {
+      if (f.end.under && f.end.el && f.end.rect && !under.has(f.end.el)) {
+        var lying = ghostOf(f.end.under, f.end.rect);
+        lying.classList.add("under");
+        under.set(f.end.el, lying);
+      }
+    });
     var done = 0;
     flights.forEach(function (f, i) {
       var delay = f.step === 0 ? 0 : FLY * 0.6 + (f.step - 1) * NEXT; /* a run flies together */
@@ -172,6 +185,7 @@
           if (last.get(f.end.el) === i) {
             f.end.el.classList.remove("arriving");
             ghost.remove();
+            if (under.has(f.end.el)) under.get(f.end.el).remove();
           } else if (!f.end.el) {
             ghost.remove();
           }

@@ -413,16 +413,21 @@ def test_a_tap_anywhere_on_a_pile_puts_the_selected_card_there(
 GHOSTS = """() => {
     window.ghosts = 0;
     window.glides = 0;
+    window.lying = [];
     new MutationObserver((records) => {
         for (const r of records) for (const n of r.addedNodes) {
             if (!n.classList || !n.classList.contains('ghost')) continue;
             if (n.classList.contains('leaving')) window.glides += 1;
-            else if (!n.classList.contains('dragged')) window.ghosts += 1;
+            else if (n.classList.contains('under')) {
+                const at = n.getBoundingClientRect();
+                window.lying.push({text: n.textContent, left: at.left, top: at.top});
+            } else if (!n.classList.contains('dragged')) window.ghosts += 1;
         }
     }).observe(document.body, {childList: true});
 }"""
 """Counts the copies of cards that fly (static/js/motion.js: ``ghosts``) and those a move
-sets off with before its answer (static/js/board.js: ``glides``)."""
+sets off with before its answer (static/js/board.js: ``glides``), and notes where each card
+a foundation's arriving card covers lies meanwhile (``lying``)."""
 
 
 @pytest.mark.parametrize("motion", ["no-preference", "reduce"])
@@ -505,9 +510,14 @@ def test_auto_played_cards_go_up_one_after_another(
         "Ten of clubs to left pile 4. Auto-play: three and four of hearts."
     )
     assert page.evaluate("window.ghosts") == 3
-    # The foundation's new top waits, hidden, until the last card lands on it.
+    # The foundation's new top waits, hidden, until the last card lands on it; meanwhile the
+    # card they cover lies in its place: the foundation never looks empty.
     expect(page.locator("#pile-f3 .arriving")).to_have_count(0)
     expect(top_card(page, "f3")).to_have_accessible_name("Four of hearts")
+    place = top_card(page, "f3").bounding_box()
+    assert place is not None
+    assert page.evaluate("window.lying") == [{"text": "2♥", "left": place["x"], "top": place["y"]}]
+    expect(page.locator(".ghost")).to_have_count(0)
 
 
 def test_the_next_click_never_waits_for_an_animation(
