@@ -54,7 +54,11 @@ what each buys):
   unchanged. Together, best-first alone on Beleaguered Castle 48 at 200,000 positions:
   35,000 -> 41,900 positions a second (two runs each, back to back). The moves stay the
   engine's one generator's: a copy of it without the branches for runs, reserves and free
-  cells gained 6 % more, not worth a second generator to keep in step.
+  cells gained 6 % more, not worth a second generator to keep in step. Games whose player
+  chooses the base rank (Chessboard, Selective Castle) take the same short ways once it is
+  chosen, and their key the sorted one after the base: Selective Castle deal 2 at 60,000
+  positions, three runs each, alternating, median 2,405 -> 2,552 positions a CPU second
+  (its runs give some 28 moves a position, where Beleaguered Castle has a handful).
 - Probes (``Techniques.probes``): a best-first scan's course is chaotic. Of the nine
   Streets and Alleys deals of 1-200 the default heuristic leaves open at 350,000
   positions, 73 and 129 fall in under 10,000 to a heuristic that also weighs the cards
@@ -301,19 +305,15 @@ class _Search(Position):
         self.cached_shares = 0
         self.cache_fkey = b""
         self.cache_dist: list[int] | None = None
-        # One deck, no base to choose, no reserves or free cells: the safe-move rule reads
-        # the need table for the tableau's top cards (Position._safe_candidates).
-        self.plain_safety = (
-            book.decks == 1 and not book.chosen_base and book.r0 == book.c0 == book.size
-        )
-        # Chessboard's base joins the key; two decks' foundation lengths do (twin cards);
-        # free cells do.
-        self.sorted_key = (
-            techniques.canonical
-            and not book.chosen_base
-            and book.decks == 1
-            and book.c0 == book.size
-        )
+        # One deck, no reserves or free cells: the safe-move rule reads the need table for
+        # the tableau's top cards (Position._safe_candidates); with a base to choose, once
+        # it is chosen, and never to start a foundation.
+        self.plain_safety = book.decks == 1 and book.r0 == book.c0 == book.size
+        # The key is the sorted tableau, after the base rank where the player chooses it
+        # (Position.key); two decks' foundation lengths join it (twin cards), and free
+        # cells do: those take Position.key's long way.
+        self.sorted_key = techniques.canonical and book.decks == 1 and book.c0 == book.size
+        self.chosen_base = book.chosen_base
 
     # -- the position -----------------------------------------------------------------
 
@@ -381,14 +381,17 @@ class _Search(Position):
             if self.autoplay_on:
                 self._autoplay_all(line)
         if self.sorted_key:
-            return b"\0".join(sorted(self.piles[:t]))
+            body = b"\0".join(sorted(self.piles[:t]))
+            return _BYTE[self.base] + body if self.chosen_base else body
         return self.key()
 
     def _exposed_goes_up(self, s: int) -> bool:
         """Whether the card a move between tableau piles uncovered on pile ``s`` may go up
         safely: in a position without safe moves, that card is the only candidate. With one
-        deck and no base to choose, the safe-move rule's test is read off the tables
-        directly (the search's most frequent question); otherwise :meth:`safe_move` asks."""
+        deck and no reserves or free cells, the safe-move rule's test is read off the tables
+        directly (the search's most frequent question; ``exposed_is_safe`` has ruled out a
+        card that would start a foundation whose base is chosen); otherwise
+        :meth:`safe_move` asks."""
         seqs = self.seqs
         if seqs is None or not self.exposed_is_safe(s):
             return False
@@ -411,15 +414,17 @@ class _Search(Position):
         card from the first pile that has it on top, found without building the rule's
         general tables."""
         seqs = self.seqs
-        assert seqs is not None
+        if seqs is None:
+            return  # nothing may fix Chessboard's base but the player
         seq, need = seqs.seq, seqs.need
         fl = self.fl
         piles = self.piles
         tableau = range(self.t)
         f0 = self.f0
+        start = 1 if self.book.chosen_base else 0  # never starts a chosen base's foundation
         while True:
             for k, n in enumerate(fl):
-                if n >= 13:
+                if n >= 13 or n < start:
                     continue
                 c = seq[k][n]
                 if any(fl[f] < m for f, m in need[c]):

@@ -422,7 +422,10 @@ def test_search_moves_are_the_engines_less_the_pruned_ones(game: str) -> None:
             moves = board.raw_legal_moves()
             if not moves:
                 break
-            board.push(rng.choice(moves))
+            move = rng.choice(moves)
+            if not board.options and not board.safe_moves():  # as every searched position
+                _assert_steps_as_the_engine_plays(board, move)
+            board.push(move)
         layout = board.layout_value()
         tableau = list(layout.tableau)
         rng.shuffle(tableau)
@@ -452,6 +455,22 @@ def test_a_search_leaves_the_garbage_collector_as_it_found_it(enabled: bool) -> 
     finally:
         (gc.enable if was else gc.disable)()
     assert seen and not any(seen)
+
+
+def _assert_steps_as_the_engine_plays(board: Board, move: tuple[int, int, int]) -> None:
+    """The search's step (its short ways for single cards, the need table and the sorted
+    key) plays ``move`` and the safe moves after it as the engine's position does, and
+    answers that position's key."""
+    search = _Search(board, Techniques())
+    line: list[tuple[int, int, int]] = []
+    key = search.step(move, line)
+    engine = board.position()
+    engine.do(*move)
+    played = [move]
+    engine.autoplay(played)
+    assert line == played
+    assert search.piles == engine.piles and search.base == engine.base
+    assert key == engine.key()
 
 
 def _autoplayed(position: Position) -> list[tuple[int, int, int]]:
