@@ -129,7 +129,7 @@ def after_hint(
     )
     if partial:
         # Only for partials: a touched pile draws from ``start`` on.
-        page["changed"] = touched_piles(page["view"], board, replayed, back=True)
+        page["changed"] = touched_piles(page["view"], board, replayed, back=True, played=False)
     return page
 
 

@@ -76,6 +76,14 @@ class PileView:
     (cards played out of an Archway reserve, where every card is available)."""
     restyle: bool = True
     """For a move response: whether the pile's classes changed (its height did)."""
+    carry: str = ""
+    """For a move response: the cards it carries over from another pile's markup instead of
+    drawing them, as ``SOURCE FROM AT COUNT`` (``data-carry``): ``COUNT`` cards that
+    pile shows from index ``FROM`` on go at index ``AT`` of this one, only their places
+    (``t3@5``) renamed (:func:`_carry`)."""
+    carried: tuple[int, int] = (0, 0)
+    """Where the carried cards go and how many: ``AT`` and ``COUNT``, left out of
+    :attr:`shown`."""
 
     def key(self) -> tuple[Any, ...]:
         """What the pile's markup reads: every field but its cards, then its height and the
@@ -93,6 +101,9 @@ class PileView:
 
     @property
     def shown(self) -> list[CardView]:
+        at, count = self.carried
+        if count:
+            return self.cards[self.start : at] + self.cards[at + count :]
         return self.cards[self.start :] if self.start else self.cards
 
     slot: str = ""
@@ -439,8 +450,12 @@ def replay(board: Board, played: Iterable[str], *, back: bool) -> Replay:
     return Replay(replay, moves, cards, before, lowest)
 
 
-def touched_piles(view: BoardView, board: Board, replayed: Replay, *, back: bool) -> list[PileView]:
+def touched_piles(
+    view: BoardView, board: Board, replayed: Replay, *, back: bool, played: bool = True
+) -> list[PileView]:
     """The piles the replayed moves took cards from or put them on, for a move response.
+    ``played``: the moves were played (or taken back), so a run's cards may be carried over
+    (:func:`_carry`); a hint's answer only marks its move's piles.
 
     ``board`` is the position after the moves (before them when ``back``: an undo). A
     pile is drawn from the lowest card the moves uncovered or covered (``start``): the cards
@@ -466,7 +481,51 @@ def touched_piles(view: BoardView, board: Board, replayed: Replay, *, back: bool
             and (gone := _left(shown, board.pile(pile.name)))
         ):
             pile.start, pile.gone = len(pile.cards), gone
+    if played and board.rules.runs and replayed.moves and replayed.moves[0].count > 1:
+        _carry(view, board, replayed, back=back)
     return piles
+
+
+def _carry(view: BoardView, board: Board, replayed: Replay, *, back: bool) -> None:
+    """Let the pile a run went to carry its cards over from the markup of the pile it
+    left, instead of drawing them again: a long run would make the answer long (19 cards
+    are some 2 KB). A card's markup names its pile only in its place (``t3@5``) and in a
+    top card's label, so the cards carried are the run's covered cards that head a run
+    (or do not) in both piles, and that both answers redraw (the one going keeps no card
+    above ``start``; the one taking them receives them there). ``board`` and ``back`` are
+    :func:`touched_piles`'."""
+    run = replayed.moves[0]
+    target = run.target_pile
+    if run.source_pile.kind is not PileKind.TABLEAU or target is None:
+        return
+    if target.kind is not PileKind.TABLEAU:
+        return
+    # The run goes from ``was`` (as the page shows it) to ``now`` (as the answer makes it).
+    was_name, now_name = (run.target, run.source) if back else (run.source, run.target)
+    went, came = view.piles[was_name], view.piles[now_name]
+    was = replayed.board.pile(was_name) if back else replayed.before[was_name]
+    now = [card.card for card in came.cards]
+    if back:
+        first_was, first_now = len(board.pile(was_name)), len(now) - run.count
+    else:
+        first_was, first_now = len(was) - run.count, len(replayed.before[now_name])
+    heads_was, heads_now = board.run_places(was_name, was), board.run_places(now_name, now)
+    best = (0, 0)  # (count, offset in the run)
+    length = 0
+    for k in range(run.count):
+        i, j = first_now + k, first_was + k
+        same = (
+            came.start <= i < len(now) - 1
+            and went.start <= j < len(was) - 1
+            and now[i] == was[j]
+            and ((i + 1) in heads_now) == ((j + 1) in heads_was)
+        )
+        length = length + 1 if same else 0
+        best = max(best, (length, k - length + 1))
+    count, offset = best
+    if count:
+        came.carried = (first_now + offset, count)
+        came.carry = f"{was_name} {first_was + offset} {first_now + offset} {count}"
 
 
 def _height(kind: str, cards: Sequence[Card]) -> int:

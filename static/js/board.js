@@ -207,7 +207,9 @@
   /* Each element of the answer replaces the one with its id, except a pile
      (games/piles.html#change, every "pile-" element of an answer): the pile keeps its cards
      below data-from (0 when absent), less those at the
-     indexes in data-gone, and gains the answer's cards. The page's layout is read before the
+     indexes in data-gone, and gains the answer's cards, with those data-carry takes over
+     from another pile ("SOURCE FROM AT COUNT": the cards that pile shows from index FROM,
+     put at index AT, each renamed by its new place). The page's layout is read before the
      first change (focus, where flights start) and once after the last (where they land),
      never in between: the new board is painted in the first frame after the answer, with
      the glide layered over it. */
@@ -230,6 +232,7 @@
         if (el.dataset.label) el.setAttribute("aria-label", el.dataset.label);
       });
     }
+    var carried = parts.filter(isChange).map(takeCarried);
     parts.forEach(function (el) {
       var old = document.getElementById(el.id);
       if (isChange(el)) {
@@ -237,6 +240,7 @@
         gone(el).reverse().forEach(function (index) { old.children[index].remove(); });
         while (old.children.length > from) old.lastElementChild.remove();
         while (el.firstChild) old.appendChild(el.firstChild);
+        carried.forEach(function (carry) { if (carry.into === el) putCarried(carry, old); });
         if (el.hasAttribute("class")) old.className = el.className;
         if (el.hasAttribute("aria-label")) old.setAttribute("aria-label", el.getAttribute("aria-label"));
         if (el.dataset.label) old.dataset.label = el.dataset.label;
@@ -253,6 +257,28 @@
   }
 
   function isChange(el) { return el.id.indexOf("pile-") === 0; }
+
+  /* The cards a pile of the answer carries over (data-carry), taken out of the pile that
+     shows them before any pile changes. */
+  function takeCarried(el) {
+    var words = (el.dataset.carry || "").split(" ");
+    var source = words.length === 4 && document.getElementById("pile-" + words[0]);
+    if (!source) return { into: null, cards: [] };
+    var first = Number(words[1]);
+    var cards = Array.prototype.slice.call(source.children, first, first + Number(words[3]));
+    cards.forEach(function (card) { card.remove(); });
+    return { into: el, at: Number(words[2]), cards: cards };
+  }
+
+  /* Carried cards in their new places: a card that heads a run names its place (t3@5). */
+  function putCarried(carry, pile) {
+    var name = pile.id.slice("pile-".length);
+    var next = pile.children[carry.at] || null;
+    carry.cards.forEach(function (card, k) {
+      pile.insertBefore(card, next);
+      if (card.value) card.value = name + "@" + (carry.at + k + 1);
+    });
+  }
 
   function gone(pile) {
     return (pile.dataset.gone || "").split(" ").filter(Boolean).map(Number);
@@ -615,7 +641,9 @@
      without reading the layout), else the nearest card. */
   function restoreFocus(saved) {
     if (!saved) return;
-    if (saved.element.isConnected && !saved.element.disabled) {
+    /* Focus stays in its pile: a card carried over to another one (data-carry) leaves it. */
+    var home = saved.where !== "board" || pileOf(saved.element) === pileEl(saved.pile);
+    if (saved.element.isConnected && !saved.element.disabled && home) {
       if (document.activeElement !== saved.element) saved.element.focus({ preventScroll: true });
       return;
     }

@@ -221,3 +221,71 @@ def test_the_clock_stops_at_the_idle_cap(page: Page, live_server: LiveServer) ->
     expect(clock).to_have_text("2:00")  # a tab left open counts two minutes, not three hours
     page.wait_for_timeout(1_500)
     expect(clock).to_have_text("2:00")
+
+
+RUN_LINE = [
+    "t3-t6",
+    "t3-t2",
+    "t2-t8x2",
+    "t6-t3x2",
+    "t8-f2",
+    "t7-t8",
+    "t8-t7x3",
+    "t8-t2",
+    "t5-t2",
+    "t4-t8",
+    "t7-t4x4",
+]
+"""Selective Castle 1 without auto-play, to a run of four cards moved onto another pile."""
+
+
+MARKUP = """(root) => {
+    const walk = (node) => {
+        if (node.nodeType === Node.TEXT_NODE) return node.textContent.trim();
+        if (node.nodeType !== Node.ELEMENT_NODE) return "";
+        const names = [...node.attributes].map((a) => `${a.name}="${a.value}"`).sort();
+        const tag = node.tagName.toLowerCase();
+        return `<${tag} ${names.join(" ")}>${[...node.childNodes].map(walk).join("")}</${tag}>`;
+    };
+    return walk(root);
+}"""
+"""An element's markup with each tag's attributes in order and no white space between tags:
+a swap strips that space, and the board script, disabling again a button it enabled, puts
+``disabled`` after the attributes the server wrote first."""
+
+
+def shown_piles(page: Page) -> str:
+    """The board's piles as markup (:data:`MARKUP`), once every moving card has landed."""
+    expect(page.locator("#board .arriving")).to_have_count(0)
+    return page.locator("#board .wings").evaluate(MARKUP)
+
+
+def test_a_run_carried_over_to_its_new_pile_leaves_the_board_a_new_page_draws(
+    page: Page, live_server: LiveServer
+) -> None:
+    """A run's answer carries the run's cards over from the pile they leave, renamed by
+    their new places, instead of drawing them again (``data-carry``): the board it leaves,
+    and the one its undo leaves, are the board the page draws afresh."""
+    start(page, live_server, "/play/selective-castle/1/?autoplay=0")
+    for ply, notation in enumerate(RUN_LINE[:-1], 1):
+        click_move(page, notation)
+        expect(moves_counter(page)).to_have_text(str(ply))
+    with page.expect_response("**/moves") as answer:
+        click_move(page, RUN_LINE[-1])
+    assert " data-carry=" in answer.value.text()
+    expect(moves_counter(page)).to_have_text(str(len(RUN_LINE)))
+    board = shown_piles(page)
+    page.reload()
+    assert shown_piles(page) == board
+
+    with page.expect_response("**/undo") as answer:
+        page.get_by_role("button", name="Undo").click()
+    assert " data-carry=" in answer.value.text()
+    expect(moves_counter(page)).to_have_text(str(len(RUN_LINE) - 1))
+    board = shown_piles(page)
+    page.reload()
+    assert shown_piles(page) == board
+    # The carried cards answer to their new places: the run moves again by its lowest card.
+    click_move(page, RUN_LINE[-1])
+    expect(moves_counter(page)).to_have_text(str(len(RUN_LINE)))
+    assert Game.objects.get().moves.filter(undone=False).count() == len(RUN_LINE)

@@ -15,7 +15,9 @@ from django.urls import reverse
 
 from games.models import Game, PlayedMove
 from games.presentation import board_view, describe_move, script_moves
-from games.rules import Board
+from games.rules import Board, Move, solver
+from games.rules.solver import Hint
+from tests.browser.test_play import RUN_LINE
 
 pytestmark = pytest.mark.django_db
 
@@ -118,6 +120,52 @@ def test_a_move_response_redraws_a_pile_from_the_run_it_uncovered(
     pile = re.search(r'<div id="pile-t2"[^>]*>(.*?)</div>', answer.text)
     assert pile and 'data-from="3"' in pile[0]
     assert 'value="t2@4"' in pile[1] and 'value="t2@5"' in pile[1] and 'value="t2"' in pile[1]
+
+
+def test_a_run_is_carried_over_from_the_pile_it_left_not_drawn_again(
+    owner_client: Client, start_game: Callable[..., Game]
+) -> None:
+    """Selective Castle 1 (``RUN_LINE``): J♥ 10♣ 9♣ 8♣ go from pile 7 onto the Q♠ on top of
+    pile 4. The answer draws the queen (now heading a longer run) and the new top, and
+    carries the three cards between over from where pile 7 shows them (from index 4) to
+    index 6 of pile 4; an undo carries them back."""
+    game = start_game("selective-castle", 1)
+    for ply, notation in enumerate(RUN_LINE):
+        answer = owner_client.post(move_url(game), {"move": notation, "ply": ply}, headers=HX)
+        assert answer.status_code == 200
+    pile = re.search(r'<div id="pile-t4"([^>]*)>(.*?)</div>', answer.text)
+    assert pile and pile[1] == ' class="pile left t n10" data-from="5" data-carry="t7 4 6 3"'
+    assert re.findall(r'aria-label="([^"]+)"', pile[2]) == [
+        "Queen of spades and the cards on it",
+        "Eight of clubs, top of left pile 4",
+    ]
+    assert "data-carry" not in answer.text.split('<div id="pile-t7"')[1]
+
+    undo = reverse("games:undo", args=[game.pk])
+    answer = owner_client.post(undo, {"ply": len(RUN_LINE)}, headers=HX)
+    assert answer.status_code == 200
+    pile = re.search(r'<div id="pile-t7"([^>]*)>(.*?)</div>', answer.text)
+    assert pile and 'data-carry="t4 6 4 3"' in pile[1]
+    assert re.findall(r'aria-label="([^"]+)"', pile[2]) == [
+        "Four of diamonds, covered",
+        "Eight of clubs, top of right pile 3",
+    ]
+
+
+def test_a_hinted_run_is_marked_where_it_lies_not_carried(
+    owner_client: Client, start_game: Callable[..., Game], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A hint's answer redraws its move's piles only to mark them: the run stays put."""
+    run = Move.from_notation(RUN_LINE[-1])
+    monkeypatch.setattr(solver, "hint", lambda board, seconds=1.0: Hint("solved", run, 40))
+    game = start_game("selective-castle", 1)
+    for ply, notation in enumerate(RUN_LINE[:-1]):
+        answer = owner_client.post(move_url(game), {"move": notation, "ply": ply}, headers=HX)
+        assert answer.status_code == 200
+    answer = owner_client.post(reverse("games:hint", args=[game.pk]), headers=HX)
+    assert answer.status_code == 200
+    assert "Jack of hearts and the cards on it, hinted card" in answer.text
+    assert "data-carry" not in answer.text
 
 
 def test_a_hint_names_a_run_by_its_lowest_card_and_marks_that_card() -> None:
