@@ -18,6 +18,7 @@ from games.models import Game
 from games.players import prefers_four_colour
 from games.presentation import (
     board_view,
+    carry_run,
     daily_ending,
     describe_outcome,
     hint_message,
@@ -96,6 +97,7 @@ def after_action(outcome: Outcome, *, kind: str, viewer: uuid.UUID | None, now: 
         page["changed"] = list(view.piles.values())
     else:
         page["changed"] = touched_piles(view, board, replayed, back=back)
+        carry_run(view, board, replayed, back=back)
     page |= {"played": played, "back": back, "whole_counter": kind != "move"}
     return page
 
@@ -129,7 +131,7 @@ def after_hint(
     )
     if partial:
         # Only for partials: a touched pile draws from ``start`` on.
-        page["changed"] = touched_piles(page["view"], board, replayed, back=True, played=False)
+        page["changed"] = touched_piles(page["view"], board, replayed, back=True)
     return page
 
 

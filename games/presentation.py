@@ -80,7 +80,7 @@ class PileView:
     """For a move response: the cards it carries over from another pile's markup instead of
     drawing them, as ``SOURCE FROM AT COUNT`` (``data-carry``): ``COUNT`` cards that
     pile shows from index ``FROM`` on go at index ``AT`` of this one, only their places
-    (``t3@5``) renamed (:func:`_carry`)."""
+    (``t3@5``) renamed (:func:`carry_run`)."""
     carried: tuple[int, int] = (0, 0)
     """Where the carried cards go and how many: ``AT`` and ``COUNT``, left out of
     :attr:`shown`."""
@@ -450,12 +450,8 @@ def replay(board: Board, played: Iterable[str], *, back: bool) -> Replay:
     return Replay(replay, moves, cards, before, lowest)
 
 
-def touched_piles(
-    view: BoardView, board: Board, replayed: Replay, *, back: bool, played: bool = True
-) -> list[PileView]:
+def touched_piles(view: BoardView, board: Board, replayed: Replay, *, back: bool) -> list[PileView]:
     """The piles the replayed moves took cards from or put them on, for a move response.
-    ``played``: the moves were played (or taken back), so a run's cards may be carried over
-    (:func:`_carry`); a hint's answer only marks its move's piles.
 
     ``board`` is the position after the moves (before them when ``back``: an undo). A
     pile is drawn from the lowest card the moves uncovered or covered (``start``): the cards
@@ -481,20 +477,20 @@ def touched_piles(
             and (gone := _left(shown, board.pile(pile.name)))
         ):
             pile.start, pile.gone = len(pile.cards), gone
-    if played and board.rules.runs and replayed.moves and replayed.moves[0].count > 1:
-        _carry(view, board, replayed, back=back)
     return piles
 
 
-def _carry(view: BoardView, board: Board, replayed: Replay, *, back: bool) -> None:
-    """Let the pile a run went to carry its cards over from the markup of the pile it
-    left, instead of drawing them again: a long run would make the answer long (19 cards
+def carry_run(view: BoardView, board: Board, replayed: Replay, *, back: bool) -> None:
+    """After :func:`touched_piles` (same arguments), for an action that moved cards: let
+    the pile a run went to carry its cards over from the markup of the pile it left
+    instead of drawing them again, since a long run would make the answer long (19 cards
     are some 2 KB). A card's markup names its pile only in its place (``t3@5``) and in a
-    top card's label, so the cards carried are the run's covered cards that head a run
-    (or do not) in both piles, and that both answers redraw (the one going keeps no card
-    above ``start``; the one taking them receives them there). ``board`` and ``back`` are
-    :func:`touched_piles`'."""
-    run = replayed.moves[0]
+    top card's label, so the cards carried are the run's covered cards that both answers
+    redraw (the pile left keeps none of them, the pile taking them draws from below them).
+    Each heads a run in both piles; should one not, the run is drawn as before."""
+    run = replayed.moves[0] if replayed.moves else None
+    if run is None or run.count < 2 or not board.rules.runs:
+        return
     target = run.target_pile
     if run.source_pile.kind is not PileKind.TABLEAU or target is None:
         return
@@ -509,23 +505,19 @@ def _carry(view: BoardView, board: Board, replayed: Replay, *, back: bool) -> No
         first_was, first_now = len(board.pile(was_name)), len(now) - run.count
     else:
         first_was, first_now = len(was) - run.count, len(replayed.before[now_name])
+    # The run's cards, by their offset in it, that both answers redraw and neither shows
+    # on top.
+    low = max(0, came.start - first_now, went.start - first_was)
+    high = min(run.count, len(now) - 1 - first_now, len(was) - 1 - first_was)
+    if high <= low:
+        return
     heads_was, heads_now = board.run_places(was_name, was), board.run_places(now_name, now)
-    best = (0, 0)  # (count, offset in the run)
-    length = 0
-    for k in range(run.count):
+    for k in range(low, high):
         i, j = first_now + k, first_was + k
-        same = (
-            came.start <= i < len(now) - 1
-            and went.start <= j < len(was) - 1
-            and now[i] == was[j]
-            and ((i + 1) in heads_now) == ((j + 1) in heads_was)
-        )
-        length = length + 1 if same else 0
-        best = max(best, (length, k - length + 1))
-    count, offset = best
-    if count:
-        came.carried = (first_now + offset, count)
-        came.carry = f"{was_name} {first_was + offset} {first_now + offset} {count}"
+        if now[i] != was[j] or ((i + 1) in heads_now) != ((j + 1) in heads_was):
+            return
+    came.carried = (first_now + low, high - low)
+    came.carry = f"{was_name} {first_was + low} {first_now + low} {high - low}"
 
 
 def _height(kind: str, cards: Sequence[Card]) -> int:

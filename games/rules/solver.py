@@ -421,7 +421,7 @@ class _Search(Position):
         piles = self.piles
         tableau = range(self.t)
         f0 = self.f0
-        start = 1 if self.book.chosen_base else 0  # never starts a chosen base's foundation
+        start = 1 if self.chosen_base else 0  # never starts a chosen base's foundation
         while True:
             for k, n in enumerate(fl):
                 if n >= 13 or n < start:

@@ -1,6 +1,6 @@
 """How a player moves a card on the board, shared by the browser tests."""
 
-from playwright.sync_api import Locator, Page, Position
+from playwright.sync_api import Locator, Page, Position, expect
 
 from games.rules import Move
 
@@ -54,3 +54,25 @@ def click_move(page: Page, notation: str) -> None:
         page.locator(f'#board .card.picked, #board button[value="{source}-f"]').click()
     else:
         top_card(page, target).click()
+
+
+MARKUP = """(root) => {
+    const walk = (node) => {
+        if (node.nodeType === Node.TEXT_NODE) return node.textContent.trim();
+        if (node.nodeType !== Node.ELEMENT_NODE) return "";
+        const names = [...node.attributes].map((a) => `${a.name}="${a.value}"`).sort();
+        const tag = node.tagName.toLowerCase();
+        return `<${tag} ${names.join(" ")}>${[...node.childNodes].map(walk).join("")}</${tag}>`;
+    };
+    return walk(root);
+}"""
+"""An element's markup with each tag's attributes in order and no white space between tags:
+a swap strips that space, and the board script, disabling again a button it enabled, puts
+``disabled`` after the attributes the server wrote first."""
+
+
+def board_piles(page: Page) -> str:
+    """The piles of a wings board as markup (:data:`MARKUP`), once every moving card has
+    landed: equal for a board that answers changed and the same board drawn afresh."""
+    expect(page.locator("#board .arriving")).to_have_count(0)
+    return page.locator("#board .wings").evaluate(MARKUP)

@@ -12,7 +12,7 @@ from pytest_django.live_server_helper import LiveServer
 
 from games.models import Game
 from games.rules.record import split_record
-from tests.browser.helpers import click_move, top_card
+from tests.browser.helpers import board_piles, click_move, top_card
 from tests.rules.helpers import GOLDEN
 
 pytestmark = pytest.mark.browser
@@ -239,27 +239,6 @@ RUN_LINE = [
 """Selective Castle 1 without auto-play, to a run of four cards moved onto another pile."""
 
 
-MARKUP = """(root) => {
-    const walk = (node) => {
-        if (node.nodeType === Node.TEXT_NODE) return node.textContent.trim();
-        if (node.nodeType !== Node.ELEMENT_NODE) return "";
-        const names = [...node.attributes].map((a) => `${a.name}="${a.value}"`).sort();
-        const tag = node.tagName.toLowerCase();
-        return `<${tag} ${names.join(" ")}>${[...node.childNodes].map(walk).join("")}</${tag}>`;
-    };
-    return walk(root);
-}"""
-"""An element's markup with each tag's attributes in order and no white space between tags:
-a swap strips that space, and the board script, disabling again a button it enabled, puts
-``disabled`` after the attributes the server wrote first."""
-
-
-def shown_piles(page: Page) -> str:
-    """The board's piles as markup (:data:`MARKUP`), once every moving card has landed."""
-    expect(page.locator("#board .arriving")).to_have_count(0)
-    return page.locator("#board .wings").evaluate(MARKUP)
-
-
 def test_a_run_carried_over_to_its_new_pile_leaves_the_board_a_new_page_draws(
     page: Page, live_server: LiveServer
 ) -> None:
@@ -274,17 +253,17 @@ def test_a_run_carried_over_to_its_new_pile_leaves_the_board_a_new_page_draws(
         click_move(page, RUN_LINE[-1])
     assert " data-carry=" in answer.value.text()
     expect(moves_counter(page)).to_have_text(str(len(RUN_LINE)))
-    board = shown_piles(page)
+    board = board_piles(page)
     page.reload()
-    assert shown_piles(page) == board
+    assert board_piles(page) == board
 
     with page.expect_response("**/undo") as answer:
         page.get_by_role("button", name="Undo").click()
     assert " data-carry=" in answer.value.text()
     expect(moves_counter(page)).to_have_text(str(len(RUN_LINE) - 1))
-    board = shown_piles(page)
+    board = board_piles(page)
     page.reload()
-    assert shown_piles(page) == board
+    assert board_piles(page) == board
     # The carried cards answer to their new places: the run moves again by its lowest card.
     click_move(page, RUN_LINE[-1])
     expect(moves_counter(page)).to_have_text(str(len(RUN_LINE)))

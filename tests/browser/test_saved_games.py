@@ -1,13 +1,11 @@
 """Games are never lost: resume after closing the tab, follow an account, replay."""
 
-import re
-
 import pytest
 from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 from pytest_playwright import CreateContextCallback
 
-from tests.browser.helpers import click_move
+from tests.browser.helpers import board_piles, click_move
 
 pytestmark = pytest.mark.browser
 
@@ -19,13 +17,6 @@ def play(page: Page, notation: str, ply: int) -> None:
     expect(page.locator("#move-count")).to_have_text(str(ply))
 
 
-def piles(page: Page) -> str:
-    """The board's piles as markup, white space between tags aside (swaps strip it), once
-    every moving card has landed."""
-    expect(page.locator("#board .arriving")).to_have_count(0)
-    return re.sub(r">\s+<", "><", page.locator("#board .wings").inner_html()).strip()
-
-
 def test_close_the_page_and_continue_where_you_were(
     new_context: CreateContextCallback, live_server: LiveServer
 ) -> None:
@@ -34,7 +25,7 @@ def test_close_the_page_and_continue_where_you_were(
     page.goto(live_server.url + "/play/beleaguered-castle/1/?autoplay=0")
     for ply, move in enumerate(["t3-t6", "t7-f3", "t4-t3"], 1):
         play(page, move, ply)
-    board = piles(page)
+    board = board_piles(page)
     page.close()
 
     again = context.new_page()
@@ -42,7 +33,7 @@ def test_close_the_page_and_continue_where_you_were(
     again.get_by_role("link", name="Continue").click()
 
     expect(again.locator("#move-count")).to_have_text("3")
-    assert piles(again) == board
+    assert board_piles(again) == board
 
 
 def test_sign_up_then_find_the_game_from_another_browser(
