@@ -140,7 +140,8 @@ class Player:
         plays the move on its own board and takes it back: both cost it about the same, and
         its board stays the game's."""
         moves = self.board.legal_moves()
-        if not moves or self.board.ply >= 150:
+        while not moves or self.board.ply >= 150:
+            # Some deals open without a legal move (auto-play is off): take the next game.
             self.url, self.board = self.waiting.pop() if self.waiting else self.start()
             moves = self.board.legal_moves()
         move = self.rng.choice(moves)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import random
 import re
 import subprocess
 import sys
@@ -10,7 +11,8 @@ import time
 
 import pytest
 
-from tools.bench import CpuMeter, cpu_seconds
+from games.rules import Board
+from tools.bench import CpuMeter, Player, cpu_seconds
 
 pytestmark = pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="needs /proc")
 
@@ -62,3 +64,24 @@ def test_without_a_server_the_meter_says_the_players_cost_alone() -> None:
     meter = CpuMeter(None)
     meter.start()
     assert re.fullmatch(r"players [\d,]+ us/req", meter.per_request(3))
+
+
+class _Answers:
+    """A browser stand-in: every request answers 200 with an empty body."""
+
+    def request(self, *args: object, **kwargs: object) -> tuple[int, dict[str, str], bytes]:
+        return 200, {}, b""
+
+
+def test_a_player_passes_over_deals_that_open_without_a_move() -> None:
+    """Beleaguered Castle 18 and 25 open without a legal move (auto-play off): the player
+    takes the next waiting game instead of failing to choose a move."""
+    player = object.__new__(Player)
+    player.browser = _Answers()  # type: ignore[assignment]
+    player.rng = random.Random(1)
+    player.token = player.controls = ""
+    player.waiting = [("/games/c/", Board("beleaguered-castle", 2))]
+    player.waiting.append(("/games/b/", Board("beleaguered-castle", 25)))
+    player.url, player.board = "/games/a/", Board("beleaguered-castle", 18)
+    assert player.move() == (200, 0)
+    assert (player.url, player.board.ply) == ("/games/c/", 1)
