@@ -71,7 +71,16 @@ what each buys):
   98.0 % both. Five heuristics were tried on 1-200 and the one kept checked on 201-400; a
   40,000-position probe also won Streets and Alleys 40 but lost Beleaguered Castle 10,
   which the default wins at 316,000. Several heuristics sharing one table
-  (``Techniques.queues``) decided fewer: 189-190 of Streets and Alleys 1-200.
+  (``Techniques.queues``) decided fewer: 189-190 of Streets and Alleys 1-200. After it, a
+  depth-first scan in the engine's move order runs alone for 15,000 positions (some four
+  times cheaper each): it wins deals both heuristics leave open past 300,000 positions
+  (Citadel 242 at 3,269, Beleaguered Castle 305 at 6,741, Streets and Alleys 40 at 13,291)
+  and, bounded, costs the deals best-first decides at the budget's edge little time (a
+  depth-first scan that kept its share of the budget lost two of them). Measured at 10 s
+  per deal, two deals at a time, deals 1-400 of Beleaguered Castle, Citadel and Streets
+  and Alleys: those three decided and none lost (1-200: Streets and Alleys 97.0 -> 97.5
+  %); within the pools' 60,000 positions (deals 5000-5119), winnable deals found per CPU
+  second up 3 % (Beleaguered Castle) and 7 % (Streets and Alleys).
 - Once a line is found, the second look: best-first scans that weigh the moves played
   double, then triple (``Techniques.looks``), look for a shorter one within one budget
   (``Techniques.second_look``); the shortest line is kept. A hint (its player waits) and
@@ -118,6 +127,10 @@ _Raw = RawMove
 _BYTE: Final = tuple(bytes((i,)) for i in range(256))
 
 
+Probe = tuple[int, int, int, int, int, int] | str
+"""A probe (``Techniques.probes``): a best-first heuristic's weights, or a scan's name."""
+
+
 @dataclass(frozen=True)
 class Techniques:
     """Switches for the search's techniques: all on by default; the bench turns them off one
@@ -143,13 +156,15 @@ class Techniques:
     per card lying above a card needed sooner, per empty pile (a bonus), per move already
     played (favours short lines), per card above a foundation's next card, per card under
     its pile's top run."""
-    probes: tuple[tuple[tuple[int, int, int, int, int, int], int], ...] = (
+    probes: tuple[tuple[Probe, int], ...] = (
         ((4, 2, 3, 0, 0, 2), 20_000),
+        ("dfs", 15_000),
     )
-    """Best-first scans under other heuristics (weights as in ``queues``), each with its own
-    table and at most its number of positions, run in turn once the scans have spent
-    ``probe_after`` positions without a verdict; then the scans go on. A probe that visits
-    everything is a proof too. See the module notes for what they buy."""
+    """Scans run alone, each with its own table and at most its number of positions, in
+    turn once the scans have spent ``probe_after`` positions without a verdict; then the
+    scans go on. A probe is a best-first scan under another heuristic (its weights, as in
+    ``queues``) or a scan named as in ``scans``. A probe that visits everything is a proof
+    too. See the module notes for what they buy."""
     probe_after: int = 20_000
     """Positions the scans spend before the probes run: most deals are decided sooner, and
     their lines stay the main heuristic's (shorter)."""
@@ -163,7 +178,8 @@ class Techniques:
     1-200 Streets and Alleys 97.0 -> 97.5 % (40 won), Beleaguered Castle 98.5 and Citadel
     100 % unchanged; deals 201-400 Streets and Alleys 94.5 % both (291 won, 316's proof
     lost), Beleaguered Castle 97.5 % both (305 won, 346's proof lost). With a second,
-    random depth-first scan beside it, Streets and Alleys 1-200 lost 68 and 69 for 40."""
+    random depth-first scan beside it, Streets and Alleys 1-200 lost 68 and 69 for 40. The
+    wins a depth-first scan finds soon come from a bounded probe instead (``probes``)."""
     late_after: int = 40_000
     """Positions spent before the late scans join: past every game's difficulty limit, so
     the positions they add never move a label."""
@@ -925,7 +941,14 @@ def _best_first_alone(
     and the positions it visited."""
     alone = replace(techniques, queues=(weights,), depth_first_after=None)
     counter = _Counter()
-    scan = _best_first(_Search(board, alone), counter)
+    return _run_alone(_best_first(_Search(board, alone), counter), counter, limit, deadline)
+
+
+def _run_alone(
+    scan: ScanGenerator, counter: _Counter, limit: int, deadline: float
+) -> tuple[list[_Raw] | str | None, int]:
+    """Run one scan (its positions counted by ``counter``) alone within ``limit``
+    positions and the deadline: its outcome and the positions it visited."""
     outcome: list[_Raw] | str | None = _GAVE_UP
     try:
         while counter.nodes < limit and time.monotonic() < deadline:
@@ -976,23 +999,29 @@ def _best_first_scan(scans: Sequence[tuple[str, int, _Counter, ScanGenerator]]) 
 def _probe(
     board: Board, techniques: Techniques, deadline: float, allowance: int | None
 ) -> tuple[list[_Raw] | str | None, list[ScanReport]]:
-    """Run ``techniques.probes`` one after another, each a best-first scan of its own
-    heuristic within its positions, the deadline and ``allowance`` (all probes together):
-    the first verdict (a winning line, or ``None`` when a probe visited everything) or
-    ``_GAVE_UP``, and a report per probe run."""
+    """Run ``techniques.probes`` one after another, each a scan alone (a best-first scan
+    of its own heuristic, or the scan it names) within its positions, the deadline and
+    ``allowance`` (all probes together): the first verdict (a winning line, or ``None``
+    when a probe visited everything) or ``_GAVE_UP``, and a report per probe run."""
     reports: list[ScanReport] = []
     used = 0
-    for weights, positions in techniques.probes:
+    for probe, positions in techniques.probes:
         limit = positions if allowance is None else min(positions, allowance - used)
         if limit <= 0 or time.monotonic() >= deadline:
             break
         clock = time.monotonic()
-        outcome, nodes = _best_first_alone(board, techniques, weights, limit, deadline)
+        if isinstance(probe, str):
+            counter = _Counter()
+            scan = _start_scan(probe, _Search(board, techniques), counter)
+            outcome, nodes = _run_alone(scan, counter, limit, deadline)
+            name = "probe:" + probe
+        else:
+            outcome, nodes = _best_first_alone(board, techniques, probe, limit, deadline)
+            name = "probe:" + ",".join(map(str, probe))
         used += nodes
         verdict: Verdict = (
             UNKNOWN if outcome == _GAVE_UP else UNSOLVABLE if outcome is None else SOLVED
         )
-        name = "probe:" + ",".join(map(str, weights))
         reports.append(ScanReport(name, nodes, time.monotonic() - clock, verdict))
         if verdict != UNKNOWN:
             return outcome, reports

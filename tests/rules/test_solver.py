@@ -163,6 +163,34 @@ def test_a_probe_that_visits_everything_is_a_proof() -> None:
     assert exhaustive(board) == "unsolvable"
 
 
+# Beleaguered Castle 305: the main heuristic and the first probe leave it open; a
+# depth-first scan in the engine's move order wins it at 6,741 positions.
+def test_a_depth_first_probe_decides_what_the_heuristics_leave_open() -> None:
+    board = Board("beleaguered-castle", 305)
+    first_only = Techniques(probes=DEFAULT_TECHNIQUES.probes[:1])
+    assert solve(board, max_nodes=60_000, techniques=first_only).verdict == "unknown"
+
+    result = solve(board, max_nodes=60_000, techniques=Techniques(second_look=False))
+
+    assert result.solved
+    assert replays_to_win(board, result.moves)
+    assert [(scan.name, scan.verdict) for scan in result.scans] == [
+        ("best-first", "unknown"),
+        ("probe:4,2,3,0,0,2", "unknown"),
+        ("probe:dfs", "solved"),
+    ]
+    assert result.nodes == sum(scan.nodes for scan in result.scans) <= 60_000
+
+
+def test_a_probe_may_be_any_scan() -> None:
+    """A probe named as a scan runs that scan alone: a depth-first one proves a lost deal."""
+    board = Board("beleaguered-castle", 3)
+    techniques = Techniques(probe_after=0, probes=(("random-dfs:7", 100_000),))
+    result = solve(board, seconds=10, techniques=techniques)
+    assert result.verdict == "unsolvable"
+    assert (result.scans[-1].name, result.scans[-1].verdict) == ("probe:random-dfs:7", "unsolvable")
+
+
 def test_probes_wait_for_the_main_scan() -> None:
     """An easy deal is won by the main heuristic before the probes start: its line."""
     result = solve(Board("beleaguered-castle", 2), seconds=5)
