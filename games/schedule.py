@@ -1,24 +1,37 @@
-"""What the task worker keeps ready before anyone asks: dailies days ahead, pools of deals.
+"""What the task worker keeps ready before anyone asks (dailies days ahead, pools of deals)
+and what it tidies (its own old task results).
 
 Each job is a ``job(now)`` function named by its dotted path in ``JOBS``. The worker
 (``manage.py worker``) calls every job when it starts and then every
-``settings.SCHEDULE_SECONDS``. A job only enqueues tasks (it never runs solver work itself),
-is cheap, and is idempotent: running it twice, or from two workers at once, queues nothing
-twice that matters.
+``settings.SCHEDULE_SECONDS``. A job only enqueues tasks or deletes what is spent (it never
+runs solver work itself), is cheap, and is idempotent: running it twice, or from two
+workers at once, queues nothing twice that matters.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from datetime import datetime
+from datetime import datetime, timedelta
 
+from django.db.models import Q
+from django.tasks.base import TaskResultStatus
 from django.utils.module_loading import import_string
+from django_tasks_db.models import DBTaskResult
 
 logger = logging.getLogger(__name__)
 
-JOBS: tuple[str, ...] = ("games.pools.top_up", "games.daily_tasks.schedule_dailies")
+JOBS: tuple[str, ...] = (
+    "games.pools.top_up",
+    "games.daily_tasks.schedule_dailies",
+    "games.schedule.prune_task_results",
+)
 """Dotted paths of the scheduled jobs, in the order they run."""
+
+KEEP_SUCCESSFUL = timedelta(days=1)
+"""How long the worker's successful task results are kept."""
+KEEP_FAILED = timedelta(days=7)
+"""How long its failed ones are kept (their tracebacks, to read)."""
 
 
 def jobs() -> list[Callable[[datetime], object]]:
@@ -37,3 +50,19 @@ def tick(now: datetime) -> int:
             failed += 1
             logger.exception("scheduled job %s failed", getattr(job, "__name__", job))
     return failed
+
+
+def prune_task_results(now: datetime) -> int:
+    """Scheduled job: delete the worker's finished task results once they are old, as
+    django-tasks-db's ``prune_db_task_results`` command does (here on the schedule's
+    clock); how many. Every task leaves its row, and a pool batch runs every few seconds
+    while a pool is short (a fresh site's worker left 272 in its first 30 minutes): without
+    this the table grows for ever, and the query that counts a game's batches of the last
+    hour reads all of it. Nothing reads a finished result after that hour (a day's
+    preparation looks only for one waiting or running)."""
+    old = DBTaskResult.objects.finished().filter(
+        Q(status=TaskResultStatus.SUCCESSFUL, finished_at__lte=now - KEEP_SUCCESSFUL)
+        | Q(status=TaskResultStatus.FAILED, finished_at__lte=now - KEEP_FAILED)
+    )
+    deleted, _ = old.delete()
+    return deleted

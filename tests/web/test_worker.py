@@ -3,12 +3,13 @@ the schedule."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.core.management import call_command
 from django.tasks import task
 from django.tasks.base import TaskResultStatus
+from django_tasks_db.models import DBTaskResult
 
 from games import schedule
 
@@ -64,3 +65,34 @@ def test_worker_refuses_a_negative_interval() -> None:
     with pytest.raises(SystemExit) as exit_info:
         call_command("worker", batch=True, interval=-1, verbosity=0)
     assert exit_info.value.code == 2
+
+
+def test_the_schedule_prunes_old_task_results() -> None:
+    """Finished results go once old (successful after a day, failed after a week); a task
+    still waiting or running stays, however old."""
+    now = datetime(2026, 11, 23, 12, tzinfo=UTC)
+    rows = {
+        name: DBTaskResult.objects.get(id=remember.enqueue(word=name).id)
+        for name in ("old", "fresh", "old failure", "recent failure", "waiting", "running")
+    }
+    finished = {
+        "old": (TaskResultStatus.SUCCESSFUL, timedelta(days=1, minutes=1)),
+        "fresh": (TaskResultStatus.SUCCESSFUL, timedelta(hours=23)),
+        "old failure": (TaskResultStatus.FAILED, timedelta(days=7, minutes=1)),
+        "recent failure": (TaskResultStatus.FAILED, timedelta(days=6)),
+        "running": (TaskResultStatus.RUNNING, timedelta(days=30)),
+    }
+    for name, (status, age) in finished.items():
+        at = now - age
+        ended = at if status != TaskResultStatus.RUNNING else None
+        DBTaskResult.objects.filter(id=rows[name].id).update(
+            status=status, started_at=at, finished_at=ended
+        )
+    DBTaskResult.objects.filter(id=rows["waiting"].id).update(enqueued_at=now - timedelta(days=30))
+
+    assert "games.schedule.prune_task_results" in schedule.JOBS
+    assert schedule.prune_task_results(now) == 2
+
+    kept = {name for name, row in rows.items() if DBTaskResult.objects.filter(id=row.id).exists()}
+    assert kept == {"fresh", "recent failure", "waiting", "running"}
+    assert schedule.prune_task_results(now) == 0
