@@ -27,7 +27,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Count, F
+from django.db.models import Count, F, QuerySet
 from django.tasks import task
 from django.tasks.base import TaskResultStatus
 from django.utils import timezone
@@ -65,6 +65,12 @@ POOL_TARGET = 5
 """Fresh (never dealt) proved deals kept ready per game and difficulty."""
 POOL_CAP = 3 * POOL_TARGET
 """A difficulty's fresh deals beyond this are not stored while another is being filled."""
+FRUITLESS_PAUSE = timedelta(minutes=10)
+"""After a batch that pooled nothing, the next one for that game waits this long, unless
+its pool is empty. A difficulty the solver seldom finds (Selective Castle's hard deals,
+whose candidates take up to 24 s each; Archway's easy ones) would otherwise keep the
+worker busy batch after batch for as long as it stays short: a fresh site's worker ran 272
+batches in its first 30 minutes, 226 of them for those two games, at 65 % of a core."""
 MAX_PENDING = 200
 """Typed deals waiting for a verdict; past this, no more are queued (the badge waits)."""
 STALE = timedelta(minutes=10)
@@ -323,7 +329,9 @@ def _store(rules: GameRules, deal: int, result: SolveResult, now: datetime) -> D
 def fill_pool(slug: str) -> dict[str, object]:
     """One batch for a game's pool: random deals, each solved within ``POOL_NODES``
     positions (``FIRST_DEAL_NODES`` while the pool is empty), for about ``BATCH_SECONDS``;
-    then the next batch is queued while short."""
+    then, while short, the next batch is queued at once if this one pooled a deal or the
+    pool is still empty. After a batch that found nothing, the schedule queues the next
+    one ``FRUITLESS_PAUSE`` later."""
     rules = get_game(slug)
     counts = fresh_counts(rules.slug)
     stop = time.monotonic() + BATCH_SECONDS
@@ -343,7 +351,7 @@ def fill_pool(slug: str) -> dict[str, object]:
             counts[kind] += 1
             found += 1
     counts = fresh_counts(rules.slug)
-    if is_short(counts):
+    if is_short(counts) and (found or not any(counts.values())):
         _enqueue_fill(rules.slug, counts, now=timezone.now(), from_task=True)
     return {"slug": rules.slug, "tried": tried, "found": found}
 
@@ -351,7 +359,9 @@ def fill_pool(slug: str) -> dict[str, object]:
 def _enqueue_fill(
     slug: str, counts: dict[str, int], *, now: datetime, from_task: bool = False
 ) -> bool:
-    """Queue a ``fill_pool`` batch unless one is waiting (or, for the schedule, running).
+    """Queue a ``fill_pool`` batch unless one is waiting (or, for the schedule, running, or
+    the game's last batch pooled nothing less than ``FRUITLESS_PAUSE`` ago while its pool
+    has deals).
 
     A pool with no fresh deal at all jumps the queue (``EMPTY_POOL_PRIORITY``) so New game
     has a proved deal soon, even while long jobs (days of dailies) wait; once it has one,
@@ -364,7 +374,7 @@ def _enqueue_fill(
     if tasks.filter(status=TaskResultStatus.READY).exists():
         return False
     running = tasks.filter(status=TaskResultStatus.RUNNING, started_at__gte=now - STALE)
-    if not from_task and running.exists():
+    if not from_task and (running.exists() or _paused(tasks, counts, now)):
         return False
     urgent = not any(counts.values()) and (
         tasks.filter(
@@ -375,6 +385,24 @@ def _enqueue_fill(
     priority = EMPTY_POOL_PRIORITY if urgent else fill_pool.priority
     fill_pool.using(priority=priority).enqueue(slug=slug)
     return True
+
+
+def _paused(tasks: QuerySet[DBTaskResult], counts: dict[str, int], now: datetime) -> bool:
+    """Whether a game's pool, which has deals, waits after a batch that pooled nothing
+    (``FRUITLESS_PAUSE``); ``tasks`` are the game's ``fill_pool`` results."""
+    if not any(counts.values()):
+        return False
+    last = (
+        tasks.filter(status=TaskResultStatus.SUCCESSFUL)
+        .order_by("-finished_at")
+        .values_list("return_value", "finished_at")
+        .first()
+    )
+    if last is None:
+        return False
+    value, finished_at = last
+    fruitless = isinstance(value, dict) and value.get("found") == 0
+    return fruitless and finished_at is not None and finished_at > now - FRUITLESS_PAUSE
 
 
 def top_up_game(slug: str, *, now: datetime) -> bool:

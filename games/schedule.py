@@ -57,8 +57,9 @@ def prune_task_results(now: datetime) -> int:
     django-tasks-db's ``prune_db_task_results`` command does (here on the schedule's
     clock); how many. Every task leaves its row, and a pool batch runs every few seconds
     while a pool is short (a fresh site's worker left 272 in its first 30 minutes): without
-    this the table grows for ever, and the query that counts a game's batches of the last
-    hour reads all of it. Nothing reads a finished result after that hour (a day's
+    this (or that command from cron, which ``make run`` and ``make serve`` never ran) the
+    table grows for ever, and the query that counts a game's batches of the last hour
+    reads all of it. Nothing reads a finished result after that hour (a day's
     preparation looks only for one waiting or running)."""
     old = DBTaskResult.objects.finished().filter(
         Q(status=TaskResultStatus.SUCCESSFUL, finished_at__lte=now - KEEP_SUCCESSFUL)

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import pytest
 from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
 from games import dealing, pools, schedule
@@ -21,6 +22,8 @@ from games.rules.solver import ONE_LOOK, SolveResult, SolveStats, Techniques, di
 from tests.rules.helpers import WON_DEALS
 
 pytestmark = pytest.mark.django_db
+
+SECOND = timedelta(seconds=1)
 
 DEAD_FORTRESS = [26, 34, 46, 60]
 """Fortress deals with no legal move once the opening auto-play is done."""
@@ -339,6 +342,7 @@ def test_fill_task_fills_a_short_pool_with_proved_playable_deals(
     monkeypatch: pytest.MonkeyPatch, now: datetime, run_tasks: Callable[[], None]
 ) -> None:
     monkeypatch.setattr(pools, "POOL_TARGET", 1)
+    monkeypatch.setattr(pools, "BATCH_SECONDS", 60.0)  # one batch fills the pool
     assert pools.top_up_game("citadel", now=now)
     assert not pools.top_up_game("citadel", now=now)  # one batch waiting is enough
     assert len(fill_tasks("citadel")) == 1
@@ -417,6 +421,50 @@ def test_dealing_from_a_short_pool_queues_a_refill_but_solves_nothing(
     started(owner_client, "/play/citadel/")
 
     assert len(fill_tasks("citadel")) == 1
+
+
+@pytest.fixture
+def fruitless(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fill batches that pool nothing (as a difficulty the solver seldom finds), quickly."""
+    monkeypatch.setattr(pools, "label", lambda result: "")
+    monkeypatch.setattr(pools, "BATCH_SECONDS", 0.1)
+
+
+def run_one_batch(game: str) -> None:
+    """The worker's part for a game's queued batch, and no more: claim it, run it, record
+    what it returned."""
+    (row,) = fill_tasks(game)
+    row.claim("test-worker")
+    row.set_successful(pools.fill_pool.call(slug=game))
+
+
+def test_after_a_batch_that_pooled_nothing_the_next_waits(
+    pool: Callable[..., DealVerdict], fruitless: None
+) -> None:
+    """A short pool that has deals does not keep the worker busy batch after batch: after
+    one that pooled nothing, the schedule queues the next ``FRUITLESS_PAUSE`` later."""
+    pool("citadel", 3)
+    assert pools.top_up_game("citadel", now=timezone.now())
+
+    run_one_batch("citadel")
+
+    assert not fill_tasks("citadel")  # it queued no next batch itself
+    done = timezone.now()
+    assert not pools.top_up_game("citadel", now=done)
+    assert not pools.top_up_game("citadel", now=done + pools.FRUITLESS_PAUSE - SECOND)
+    assert pools.top_up_game("citadel", now=done + pools.FRUITLESS_PAUSE + SECOND)
+
+
+def test_an_empty_pool_looks_again_at_once(fruitless: None) -> None:
+    """New game needs a first proved deal soon: an empty pool's batch that pooled nothing
+    queues the next one at once, and the schedule does not wait either."""
+    assert pools.top_up_game("citadel", now=timezone.now())
+
+    run_one_batch("citadel")
+
+    (chained,) = fill_tasks("citadel")
+    chained.delete()
+    assert pools.top_up_game("citadel", now=timezone.now())
 
 
 def test_the_schedule_tops_up_every_short_pool_once(now: datetime) -> None:
