@@ -296,6 +296,11 @@ def is_short(counts: dict[str, int]) -> bool:
     return any(n < POOL_TARGET for n in counts.values())
 
 
+def is_empty(counts: dict[str, int]) -> bool:
+    """No fresh deal of any difficulty: New game has nothing proved to deal."""
+    return not any(counts.values())
+
+
 def pool_add(
     *, slug: str, deal: int, now: datetime, max_nodes: int = POOL_NODES
 ) -> DealVerdict | None:
@@ -342,7 +347,7 @@ def fill_pool(slug: str) -> dict[str, object]:
         board = Board(rules, deal)
         if not is_playable(board):
             continue
-        budget = POOL_NODES if any(counts.values()) else FIRST_DEAL_NODES
+        budget = FIRST_DEAL_NODES if is_empty(counts) else POOL_NODES
         result = _solve(board, budget)
         kind = label(result)
         if not kind or counts[kind] >= POOL_CAP:
@@ -351,7 +356,7 @@ def fill_pool(slug: str) -> dict[str, object]:
             counts[kind] += 1
             found += 1
     counts = fresh_counts(rules.slug)
-    if is_short(counts) and (found or not any(counts.values())):
+    if is_short(counts) and (found or is_empty(counts)):
         _enqueue_fill(rules.slug, counts, now=timezone.now(), from_task=True)
     return {"slug": rules.slug, "tried": tried, "found": found}
 
@@ -376,7 +381,7 @@ def _enqueue_fill(
     running = tasks.filter(status=TaskResultStatus.RUNNING, started_at__gte=now - STALE)
     if not from_task and (running.exists() or _paused(tasks, counts, now)):
         return False
-    urgent = not any(counts.values()) and (
+    urgent = is_empty(counts) and (
         tasks.filter(
             priority=EMPTY_POOL_PRIORITY, enqueued_at__gte=now - timedelta(hours=1)
         ).count()
@@ -390,7 +395,7 @@ def _enqueue_fill(
 def _paused(tasks: QuerySet[DBTaskResult], counts: dict[str, int], now: datetime) -> bool:
     """Whether a game's pool, which has deals, waits after a batch that pooled nothing
     (``FRUITLESS_PAUSE``); ``tasks`` are the game's ``fill_pool`` results."""
-    if not any(counts.values()):
+    if is_empty(counts):
         return False
     last = (
         tasks.filter(status=TaskResultStatus.SUCCESSFUL)

@@ -59,8 +59,9 @@ def prune_task_results(now: datetime) -> int:
     while a pool is short (a fresh site's worker left 272 in its first 30 minutes): without
     this (or that command from cron, which ``make run`` and ``make serve`` never ran) the
     table grows for ever, and the query that counts a game's batches of the last hour
-    reads all of it. Nothing reads a finished result after that hour (a day's
-    preparation looks only for one waiting or running)."""
+    reads all of it. Nothing reads a finished result after that hour (the pools read the
+    last hour's batches and their last result; a day's preparation looks only for one
+    waiting or running)."""
     old = DBTaskResult.objects.finished().filter(
         Q(status=TaskResultStatus.SUCCESSFUL, finished_at__lte=now - KEEP_SUCCESSFUL)
         | Q(status=TaskResultStatus.FAILED, finished_at__lte=now - KEEP_FAILED)
