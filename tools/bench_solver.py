@@ -284,6 +284,7 @@ def build_parser() -> argparse.ArgumentParser:
             "second_look",
             "probes",
             "late_scans",
+            "idle_targets",
         ],
         help="turn a technique off (repeatable), to measure what it buys",
     )

@@ -12,6 +12,7 @@ from dataclasses import replace
 import pytest
 
 from games.rules import GAMES, Board, solver
+from games.rules.cards import parse_cards
 from games.rules.cli import main
 from games.rules.position import Position
 from games.rules.solver import (
@@ -26,7 +27,7 @@ from games.rules.solver import (
     solve,
 )
 
-from .helpers import exhaustive, replays_to_win
+from .helpers import board_from, exhaustive, replays_to_win
 
 # Deals each solved in well under 2 s (pinned: the deals never change).
 SOLVABLE = [
@@ -51,6 +52,9 @@ UNSOLVABLE = [
     ("chessboard", 6),
     ("archway", 3),
 ]
+
+ENGINE_SAFETY = Techniques(idle_targets=False)
+"""The search with the engine's safe-move rule only, as the player's auto-play follows it."""
 
 HARD = ("streets-and-alleys", 4)
 """A deal no scan decides in a fraction of a second."""
@@ -107,6 +111,47 @@ def test_won_position_is_solved_in_no_moves() -> None:
     result = solve(Board.from_layout(text))
     assert result.verdict == "solved"
     assert result.moves == []
+
+
+# -- the search's own safe moves ----------------------------------------------------------
+
+
+def test_the_search_plays_up_a_card_whose_every_taker_would_go_up_first() -> None:
+    """Every five is up but the five of spades, its foundation's next card, buried under a
+    king. Nothing can ever be built on that five (the fours are up), so whenever it comes
+    free it may go up instead of onto a six: no six is needed as a target any more. The
+    engine's safe-move rule (which the player's auto-play follows) waits for the five; the
+    search plays the six of clubs up at once."""
+    board = board_from(
+        "beleaguered-castle",
+        {
+            "f1": run("C", "5"),
+            "f2": run("D", "5"),
+            "f3": run("H", "5"),
+            "f4": run("S", "4"),
+            "t1": "5S KD",
+            "t2": "QH 6C",
+        },
+        fill=("t3", "t4", "t5", "t6", "t7", "t8"),
+    )
+    six = int(parse_cards("6C")[0])
+    assert board.position().safe_move() is None
+    assert _autoplayed(_Search(board, Techniques(idle_targets=False))) == []
+    assert _autoplayed(_Search(board, Techniques())) == [(1, board.book.f0, six)]
+
+
+@pytest.mark.parametrize(
+    ("game", "deal"),
+    [("beleaguered-castle", 57), ("streets-and-alleys", 42), ("streets-and-alleys", 52)],
+)
+def test_the_searchs_own_safe_moves_prove_a_lost_deal_sooner(game: str, deal: int) -> None:
+    """The same verdict as the engine's rule gives, and the engine's own exhaustive search,
+    in fewer positions (pinned: the deals never change)."""
+    board = Board(game, deal)
+    idle = solve(board, seconds=30)
+    engines = solve(board, seconds=30, techniques=Techniques(idle_targets=False))
+    assert idle.verdict == engines.verdict == exhaustive(board) == "unsolvable"
+    assert idle.nodes < engines.nodes
 
 
 # -- unsolvable verdicts are proofs --------------------------------------------------------
@@ -430,9 +475,10 @@ def test_search_moves_are_the_engines_less_the_pruned_ones(game: str) -> None:
             assert set(search.moves()) == engine
             # The search's short ways (single cards, the need table) keep the engine's order.
             assert search.moves() == Position.moves(search)
-            pruning = _Search(board, Techniques())
+            pruning = _Search(board, ENGINE_SAFETY)
             assert pruning.moves() == Position.moves(pruning, one_empty=True, skip_lone=True)
             assert _autoplayed(pruning) == _autoplayed(board.position())
+            _assert_idle_safety_goes_further(board)
             pruned = set(_Search(board, Techniques()).moves())
             empties = [i for i, pile in enumerate(board.tableau) if not pile]
             c0 = board.book.c0
@@ -489,7 +535,7 @@ def _assert_steps_as_the_engine_plays(board: Board, move: tuple[int, int, int]) 
     """The search's step (its short ways for single cards, the need table and the sorted
     key) plays ``move`` and the safe moves after it as the engine's position does, and
     answers that position's key."""
-    search = _Search(board, Techniques())
+    search = _Search(board, ENGINE_SAFETY)
     line: list[tuple[int, int, int]] = []
     key = search.step(move, line)
     engine = board.position()
@@ -499,6 +545,17 @@ def _assert_steps_as_the_engine_plays(board: Board, move: tuple[int, int, int]) 
     assert line == played
     assert search.piles == engine.piles and search.base == engine.base
     assert key == engine.key()
+
+
+def _assert_idle_safety_goes_further(board: Board) -> None:
+    """The search's own safe moves (``Techniques.idle_targets``) play every card the
+    engine's rule plays, and perhaps more, each a legal move."""
+    engines = _autoplayed(board.position())
+    idle = _autoplayed(_Search(board, Techniques()))
+    assert {c for _, _, c in engines} <= {c for _, _, c in idle}
+    replay = board.copy()
+    for raw in idle:
+        replay.play(replay.move_of(raw))
 
 
 def _autoplayed(position: Position) -> list[tuple[int, int, int]]:
