@@ -8,7 +8,8 @@
  *                    heads a run selects the run (in games where runs move)
  *   Click a pile     sends the selected card there (a legal one glows); the move is the only
  *                    request, and its answer redraws only what changed; the card sets off
- *                    at the click and lands where the answer puts it
+ *                    at the click and lands where the answer puts it; a refused move
+ *                    puts the card down and the status says why
  *   Click it again   (or double-click, double-tap) sends the card home to its foundation
  *   Drag             mouse, pen or touch (pointer events): drop on a pile; an illegal drop
  *                    returns the card and the status says why
@@ -192,7 +193,7 @@
         if ([200, 400, 403, 409, 422, 429].indexOf(response.status) < 0) {
           throw new Error(String(response.status));
         }
-        apply(html, response.status, lift);
+        apply(html, lift);
       });
     }).catch(function () {
       if (lift) lift.back();
@@ -213,7 +214,7 @@
      first change (focus, where flights start) and once after the last (where they land),
      never in between: the new board is painted in the first frame after the answer, with
      the glide layered over it. */
-  function apply(html, status, lift) {
+  function apply(html, lift) {
     var template = document.createElement("template");
     template.innerHTML = html;
     var parts = Array.prototype.filter.call(template.content.children, function (el) {
@@ -225,7 +226,9 @@
     var before = window.CastleMotion ? window.CastleMotion.before(template.content, lift) : null;
     /* Removing the focused element makes the browser lay the page out there and then. */
     if (focus && replaced(focus.element, parts)) focus.element.blur();
-    if (moved || status !== 422) deselect();
+    /* Every answer puts the selection down, a refusal's too: a quick player's next click
+       is the first of their next pair, never a destination for the card just refused. */
+    deselect();
     if (moved) {
       board.querySelectorAll(".hint-from, .hint-to").forEach(function (el) {
         el.classList.remove("hint-from", "hint-to");

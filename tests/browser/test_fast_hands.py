@@ -340,6 +340,32 @@ def test_a_drop_on_an_illegal_pile_returns_the_card_and_says_why(
     assert stored(Game.objects.get()) == []
 
 
+@pytest.mark.parametrize("latency", [0, 80], ids=["localhost", "latency-80ms"])
+def test_after_a_refused_move_the_next_two_clicks_are_the_next_move(
+    page: Page, live_server: LiveServer, watch: Watch, latency: int
+) -> None:
+    """A refusal puts the card down: a quick player's next pair of clicks is read as a pair,
+    not as a destination for the refused card and then a selection."""
+    slow_network(page, latency)
+    url = start(page, live_server, watch, "/play/beleaguered-castle/1/?autoplay=0")
+
+    page.mouse.click(*centre(page, "t6"))
+    page.mouse.click(*centre(page, "t2"))  # the nine of clubs on the three of diamonds
+    expect(page.locator("#status")).to_contain_text("A 9 can only go on a 10, not on 3♦")
+    expect(page.locator("#board.selecting, #board .picked")).to_have_count(0)
+
+    page.mouse.click(*centre(page, "t3"))
+    page.mouse.click(*centre(page, "t6"))
+
+    expect(page.locator("#move-count")).to_have_text("1")
+    assert stored(Game.objects.get()) == [("t3-t6", False)]
+    assert watch.requests == ["POST moves", "POST moves"]
+    assert watch.statuses.count(422) == 1
+    assert page.url == url and watch.navigations == []
+    # Chromium logs every 4xx answer to the console; the refusal is the only one.
+    assert [e for e in watch.errors if "status of 422" not in e] == []
+
+
 @pytest.fixture
 def touch_page(browser: Browser) -> Iterator[Page]:
     context = browser.new_context(has_touch=True, viewport={"width": 375, "height": 740})
