@@ -15,12 +15,15 @@
  *                    returns the card and the status says why
  *   Arrow keys       move focus between the cards and piles you can use
  *   Enter, Space     select the focused card, or send the selected card to the focused pile
- *   Escape           cancel the selection
+ *   Escape           cancel the selection (and clicks kept while a move is on its way)
  *
  * A click can never leave the game: every click and submit on the board and its controls
  * is taken over here (so no form is ever submitted natively from swapped content), and
- * while a request is in flight further clicks are ignored, so a move is never sent twice
- * or against a stale position. Answers are elements that replace the ones with their id
+ * one request is in flight at a time, so a move is never sent twice or against a stale
+ * position. Clicks on the board while a move is on its way act once its answer is in, in
+ * order, on the card or pile they were aimed at; if that card has moved meanwhile, they
+ * and those after them are dropped. Clicks on the controls meanwhile are ignored (a double
+ * click on Undo takes back one move). Answers are elements that replace the ones with their id
  * (templates/games/move_response.html); static/js/motion.js animates what they played.
  */
 (function () {
@@ -38,6 +41,9 @@
 
   var DIRECTIONS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
   var busy = false;
+  var queued = []; /* board clicks made while a request was in flight: see later() */
+  var QUEUED_MAX = 4;
+  var flights = new WeakMap(); /* a gliding copy: the pile it goes to and where it ends */
   var BUSY_AFTER = 150; /* ms */
   var selection = null; /* {source, card, pile, targets, enabled} */
   var swallow = null; /* the card a drag ended on: its click is not a click */
@@ -170,6 +176,7 @@
 
   function send(url, fields, lift) {
     busy = true;
+    var played = false;
     /* The busy look only once a request takes a moment: a class on the board restyles all
        its cards (the cursor is inherited), which would delay the answer's first frame. */
     var slow = setTimeout(function () { board.classList.add("busy"); }, BUSY_AFTER);
@@ -194,6 +201,7 @@
           throw new Error(String(response.status));
         }
         apply(html, lift);
+        played = response.status === 200;
       });
     }).catch(function () {
       if (lift) lift.back();
@@ -202,6 +210,10 @@
       busy = false;
       clearTimeout(slow);
       if (board.classList.contains("busy")) board.classList.remove("busy");
+      /* Clicks made for a position that did not come (a refusal, a conflict, no answer)
+         would land on another one: they are dropped. */
+      if (!played) queued = [];
+      catchUp();
     });
   }
 
@@ -328,7 +340,10 @@
     event.stopPropagation();
     if (swallow && swallow.contains(el || event.target)) { swallow = null; return; }
     if (window.CastleMotion) window.CastleMotion.finish();
-    if (busy) return;
+    if (busy) {
+      if (!control && (area || !el.classList.contains("cancel"))) later(event, el, area);
+      return;
+    }
     if (area) { pileClick(area); return; }
     if (control) {
       var fields = {};
@@ -360,6 +375,67 @@
     if (!source) return;
     select(el);
     if (keyboard) focusTarget();
+  }
+
+  /* A click on the board while a request is in flight, kept to act on its answer. It is
+     kept as what the player saw under the pointer, in terms that outlive the answer's
+     redraw: a pile, and a card by its face. A card in flight (its copy gliding to its
+     pile, the card itself unseen) is seen where its glide ends, on its new pile; a
+     keyboard's click (no pointer) is on the focused card. */
+  function later(event, el, area) {
+    if (queued.length >= QUEUED_MAX) return;
+    var keyboard = event.detail === 0;
+    var seen = keyboard ? { pile: pileOf(el), card: el } : seenAt(event.clientX, event.clientY);
+    if (!seen || !seen.pile) return;
+    queued.push({
+      pile: seen.pile.dataset.pile,
+      face: seen.card ? seen.card.textContent : null,
+      keyboard: keyboard,
+    });
+  }
+
+  function seenAt(x, y) {
+    var flying = document.querySelectorAll(".ghost.leaving");
+    for (var i = flying.length - 1; i >= 0; i--) {
+      var flight = flights.get(flying[i]);
+      var end = flight && flight.end;
+      if (end && x >= end.left && x < end.right && y >= end.top && y < end.bottom) {
+        return { pile: pileEl(flight.to), card: flying[i] };
+      }
+    }
+    var under = document.elementsFromPoint(x, y);
+    for (var j = 0; j < under.length; j++) {
+      var pile = pileOf(under[j]);
+      if (!pile) continue;
+      /* The pile itself, or a covered card (a phone's column): the pile, as a destination. */
+      if (under[j].tagName !== "BUTTON" || under[j].disabled) return { pile: pile, card: null };
+      if (!under[j].classList.contains("leaving")) return { pile: pile, card: under[j] };
+    }
+    return null;
+  }
+
+  /* The kept clicks, in order, until one sends a request (the rest wait for its answer) or
+     one's card is no longer where it was (it and the rest are dropped). */
+  function catchUp() {
+    while (queued.length && !busy) {
+      var aimed = queued.shift();
+      var pile = pileEl(aimed.pile);
+      var card = pile && aimed.face !== null ? faceIn(pile, aimed.face) : null;
+      if (!pile || (aimed.face === null ? !selection : !card)) {
+        queued = [];
+        return;
+      }
+      if (card) cardClick(card, aimed.keyboard);
+      else pileClick(pile);
+    }
+  }
+
+  /* The pile's uppermost usable button with that face (a card, or an empty pile's slot). */
+  function faceIn(pile, face) {
+    for (var el = pile.lastElementChild; el; el = el.previousElementSibling) {
+      if (el.tagName === "BUTTON" && !el.disabled && el.textContent === face) return el;
+    }
+    return null;
   }
 
   /* The selected card to the pile, or back down on its own pile. */
@@ -473,9 +549,16 @@
     var box = cards[0].getBoundingClientRect();
     var top = pile.lastElementChild;
     var goal = (top && top.classList.contains("card") ? top : pile).getBoundingClientRect();
+    var dx = goal.left - box.left;
+    var dy = goal.top - box.top;
+    var ends = cards.map(function (el) {
+      var r = el.getBoundingClientRect();
+      return { left: r.left + dx, top: r.top + dy, right: r.right + dx, bottom: r.bottom + dy };
+    });
     var ghosts = ghostsOf(cards, "leaving");
+    ghosts.forEach(function (ghost, i) { flights.set(ghost, { to: target, end: ends[i] }); });
     cards.forEach(function (el) { el.classList.add("leaving"); });
-    var shift = "translate(" + (goal.left - box.left) + "px," + (goal.top - box.top) + "px)";
+    var shift = "translate(" + dx + "px," + dy + "px)";
     ghosts.forEach(function (ghost) {
       ghost.animate([{ transform: "none" }, { transform: shift }],
         { duration: GLIDE, easing: "cubic-bezier(.25,.7,.3,1)", fill: "forwards" });
@@ -606,6 +689,7 @@
     var active = document.activeElement;
     if (typing(active)) return;
     if (event.key === "Escape") {
+      queued = []; /* clicks kept during a request are cancelled too */
       if (!selection) return;
       event.preventDefault();
       var card = selection.card;

@@ -177,8 +177,17 @@ def test_fast_second_clicks_and_double_clicks_act_once_each(
     assert watch.requests.count("POST undo") == 1
 
 
+def arrived_count(page: Page, held: list[Route], count: int) -> list[Route]:
+    """``held`` once ``count`` requests have reached it (or after 5 s)."""
+    for _ in range(250):
+        if len(held) >= count:
+            break
+        page.wait_for_timeout(20)
+    return held
+
+
 @pytest.mark.parametrize("latency", [0, 80], ids=["localhost", "latency-80ms"])
-def test_clicks_while_a_move_is_in_flight_are_ignored(
+def test_board_clicks_while_a_move_is_in_flight_act_in_order_once_it_lands(
     page: Page, live_server: LiveServer, watch: Watch, hold: Hold, latency: int
 ) -> None:
     slow_network(page, latency)
@@ -188,16 +197,85 @@ def test_clicks_while_a_move_is_in_flight_are_ignored(
     page.mouse.click(*centre(page, "t3"))
     page.mouse.click(*centre(page, "t6"))
     expect(page.locator("#board.busy")).to_have_count(1)  # once the answer takes a moment
-    for pile in ("t7", "t7", "t6", "t2"):  # a double click home, another move
-        page.mouse.click(*centre(page, pile))
-    page.get_by_role("button", name="Undo").click(force=True)
+    page.mouse.dblclick(*centre(page, "t7"))  # the two of hearts home, after the eight
+    page.get_by_role("button", name="Undo").click(force=True)  # the controls wait for nothing
     page.get_by_role("button", name="Hint").click()
+    assert len(arrived(page, held)) == 1
+    held[0].continue_()
+    assert len(arrived_count(page, held, 2)) == 2
+    held[1].continue_()
+
+    expect(page.locator("#move-count")).to_have_text("2")
+    expect(top_card(page, "f3")).to_have_accessible_name(re.compile("^Two of hearts"))
+    assert stored(Game.objects.get()) == [("t3-t6", False), ("t7-f3", False)]
+    assert watch.requests == ["POST moves", "POST moves"]
+    still_in_the_game(page, url, watch)
+
+
+def test_a_click_while_a_move_is_in_flight_is_read_as_the_board_looked(
+    page: Page, live_server: LiveServer, watch: Watch, hold: Hold
+) -> None:
+    """The eight of clubs leaves right pile 3 unseen while its copy glides: a click where
+    it was lands on the jack of hearts, which the player sees there."""
+    url = start(page, live_server, watch, "/play/beleaguered-castle/1/?autoplay=0")
+    held = hold("**/moves")
+
+    page.mouse.click(*centre(page, "t3"))
+    page.mouse.click(*centre(page, "t6"))
+    page.mouse.click(*centre(page, "t4"))  # the ten of clubs
+    page.mouse.click(*centre(page, "t3"))  # onto the jack of hearts
+    assert len(arrived(page, held)) == 1
+    held[0].continue_()
+    assert len(arrived_count(page, held, 2)) == 2
+    held[1].continue_()
+
+    expect(page.locator("#move-count")).to_have_text("2")
+    assert stored(Game.objects.get()) == [("t3-t6", False), ("t4-t3", False)]
+    still_in_the_game(page, url, watch)
+
+
+@pytest.mark.parametrize("gap", [0, 25])
+def test_two_moves_clicked_back_to_back_over_a_slow_network_both_play(
+    page: Page, live_server: LiveServer, watch: Watch, gap: int
+) -> None:
+    slow_network(page, 80)
+    url = start(page, live_server, watch, "/play/beleaguered-castle/1/?autoplay=0")
+    points = [centre(page, pile) for pile in ("t3", "t6", "t4", "t3")]
+
+    for point in points:
+        page.mouse.click(*point)
+        page.wait_for_timeout(gap)
+
+    expect(page.locator("#move-count")).to_have_text("2")
+    assert stored(Game.objects.get()) == [("t3-t6", False), ("t4-t3", False)]
+    assert watch.requests == ["POST moves", "POST moves"]
+    still_in_the_game(page, url, watch)
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_a_click_on_a_card_in_flight_picks_it_up_where_it_lands(
+    page: Page, live_server: LiveServer, watch: Watch, hold: Hold, motion: str
+) -> None:
+    """A player who sees the eight of clubs glide onto the nine and clicks it there picks
+    it up once the move lands. With motion off nothing glides: the click was on the nine,
+    which the eight then covers, so it is dropped."""
+    page.emulate_media(reduced_motion=motion)  # type: ignore[arg-type]
+    url = start(page, live_server, watch, "/play/beleaguered-castle/1/?autoplay=0")
+    held = hold("**/moves")
+
+    page.mouse.click(*centre(page, "t3"))
+    page.mouse.click(*centre(page, "t6"))
+    page.mouse.click(*centre(page, "t6"))  # the glide ends here, on the nine of clubs
     assert len(arrived(page, held)) == 1
     held[0].continue_()
 
     expect(page.locator("#move-count")).to_have_text("1")
-    expect(top_card(page, "t6")).to_have_accessible_name("Eight of clubs, top of right pile 2")
-    assert stored(Game.objects.get()) == [("t3-t6", False)]
+    picked = page.locator("#board .card.picked")
+    if motion == "reduce":
+        expect(picked).to_have_count(0)
+    else:
+        expect(picked).to_have_accessible_name("Eight of clubs, top of right pile 2")
+    page.wait_for_timeout(200)
     assert watch.requests == ["POST moves"]
     still_in_the_game(page, url, watch)
 

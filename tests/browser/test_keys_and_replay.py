@@ -40,7 +40,7 @@ def test_the_replay_plays_and_pauses(page: Page, live_server: LiveServer) -> Non
     page.goto(live_server.url + "/play/beleaguered-castle/1/?autoplay=0")
     for played, notation in enumerate(["t3-t6", "t7-f3"], 1):
         click_move(page, notation)
-        # A click while the move before is in flight is ignored, as a player's would be.
+        # The next move is clicked once this one has landed, as a careful player would.
         expect(page.locator("#move-count")).to_have_text(str(played))
     page.clock.install()  # the replay's timer runs on a clock the test moves
     page.goto(page.url + "replay/?ply=0")
