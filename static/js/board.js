@@ -23,8 +23,8 @@
  * position. Clicks on the board while a move is on its way act once its answer is in, in
  * order, on the card or pile they were aimed at; if that card has moved meanwhile, they
  * and those after them are dropped. Clicks on the controls meanwhile are ignored (a double
- * click on Undo takes back one move). Answers are elements that replace the ones with their id
- * (templates/games/move_response.html); static/js/motion.js animates what they played.
+ * click on Undo takes back one move). Answers are elements that replace the ones with their
+ * id (templates/games/move_response.html); static/js/motion.js animates what they played.
  */
 (function () {
   "use strict";
@@ -385,7 +385,9 @@
   function later(event, el, area) {
     if (queued.length >= QUEUED_MAX) return;
     var keyboard = event.detail === 0;
-    var seen = keyboard ? { pile: pileOf(el), card: el } : seenAt(event.clientX, event.clientY);
+    var seen = keyboard && el
+      ? { pile: pileOf(el), card: el }
+      : seenAt(event.clientX, event.clientY);
     if (!seen || !seen.pile) return;
     queued.push({
       pile: seen.pile.dataset.pile,
