@@ -17,16 +17,29 @@ def run_card(page: Page, pile: str, count: int) -> Locator:
 
 def strip(card: Locator) -> Position:
     """Where to press a card that others may cover (either side: the left wing fans
-    leftwards): the first point from its middle outwards where it is what a click hits, and
-    still is 4 px to every side (a click lands on whole pixels, inside the border)."""
+    leftwards): the first point from its middle outwards that no later card of its pile
+    covers and where a press lands on it, still 4 px to every side (a press lands on whole
+    pixels, inside the border). A covered card lets a press through to its pile
+    (static/css/castle.css), so there the press lands on the pile."""
     card.scroll_into_view_if_needed()
     found = card.evaluate(
         """el => {
           const r = el.getBoundingClientRect(), out = [.5, .4, .6, .3, .7, .2, .8, .1, .9];
+          const over = [];
+          for (let s = el.nextElementSibling; s; s = s.nextElementSibling) {
+            over.push(s.getBoundingClientRect());
+          }
+          const lands = (x, y) => {
+            if (over.some(o => x >= o.left && x <= o.right && y >= o.top && y <= o.bottom)) {
+              return false;
+            }
+            const hit = document.elementFromPoint(x, y);
+            return el.contains(hit) || (el.disabled && hit === el.parentElement);
+          };
           for (const fy of out) for (const fx of out) {
             const x = r.left + r.width * fx, y = r.top + r.height * fy;
             const near = [[0, 0], [-4, 0], [4, 0], [0, -4], [0, 4]];
-            if (near.every(([dx, dy]) => el.contains(document.elementFromPoint(x + dx, y + dy))))
+            if (near.every(([dx, dy]) => lands(x + dx, y + dy)))
               return [r.width * fx, r.height * fy];
           }
           return null;
