@@ -330,8 +330,10 @@
     var el = event.target.closest && event.target.closest("button, a.cancel");
     var inBoard = el && board.contains(el);
     var control = el && el.closest("#controls form");
-    /* A card selected, a pile's covered cards and space take it too (a phone's column). */
-    var area = !inBoard && !control && selection && pileOf(event.target);
+    /* A card selected, a pile's covered cards and space take it too (a phone's column);
+       so they do while a move is on its way after a kept click, which may select one. */
+    var picking = selection || (busy && queued.length);
+    var area = !inBoard && !control && picking && pileOf(event.target);
     if (!inBoard && !control && !area) {
       if (selection && !event.target.closest("#board")) deselect();
       return;

@@ -521,6 +521,32 @@ def test_a_tap_anywhere_on_a_pile_puts_the_selected_card_there(
     assert stored(game) == [("t3-t6", False), ("t7-t2", False)]
 
 
+def test_a_tap_on_a_piles_space_while_a_request_is_in_flight_takes_the_card_tapped_before_it(
+    touch_page: Page, live_server: LiveServer
+) -> None:
+    """On a phone, while a hint is on its way (nothing selected): a tap on the ten of clubs,
+    then on the space below left pile 3's cards. Once the hint is in, the ten goes onto the
+    jack of hearts."""
+    page = touch_page
+    page.goto(live_server.url + "/play/beleaguered-castle/1/?autoplay=0")
+    top_card(page, "t3").tap()
+    top_card(page, "t6").tap()
+    expect(page.locator("#move-count")).to_have_text("1")
+    box = page.locator('#board [data-pile="t3"]').bounding_box()
+    assert box
+    held: list[Route] = []
+    page.route("**/hint", lambda route: held.append(route))
+
+    page.get_by_role("button", name="Hint").tap()
+    page.touchscreen.tap(*centre(page, "t4"))  # the ten of clubs, kept
+    page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] - 20)
+    assert len(arrived(page, held)) == 1
+    held[0].continue_()
+
+    expect(page.locator("#move-count")).to_have_text("2")
+    assert stored(Game.objects.get()) == [("t3-t6", False), ("t4-t3", False)]
+
+
 GHOSTS = """() => {
     window.ghosts = 0;
     window.glides = 0;
