@@ -60,12 +60,12 @@ def watch(page: Page) -> Watch:
 Hold = Callable[[str], list[Route]]
 
 
-def arrived(page: Page, held: list[Route], settle: int = 100) -> list[Route]:
-    """The requests ``held`` once the first has reached its route and ``settle`` ms more
-    have passed for any other. A route's handler runs when Playwright's own loop hears of
-    the request, which may be after the click that sent it has returned."""
+def arrived(page: Page, held: list[Route], settle: int = 100, count: int = 1) -> list[Route]:
+    """The requests ``held`` once ``count`` have reached their route (or after 5 s) and
+    ``settle`` ms more have passed for any other. A route's handler runs when Playwright's
+    own loop hears of the request, which may be after the click that sent it has returned."""
     for _ in range(250):
-        if held:
+        if len(held) >= count:
             break
         page.wait_for_timeout(20)
     page.wait_for_timeout(settle)
@@ -177,15 +177,6 @@ def test_fast_second_clicks_and_double_clicks_act_once_each(
     assert watch.requests.count("POST undo") == 1
 
 
-def arrived_count(page: Page, held: list[Route], count: int) -> list[Route]:
-    """``held`` once ``count`` requests have reached it (or after 5 s)."""
-    for _ in range(250):
-        if len(held) >= count:
-            break
-        page.wait_for_timeout(20)
-    return held
-
-
 @pytest.mark.parametrize("latency", [0, 80], ids=["localhost", "latency-80ms"])
 def test_board_clicks_while_a_move_is_in_flight_act_in_order_once_it_lands(
     page: Page, live_server: LiveServer, watch: Watch, hold: Hold, latency: int
@@ -202,7 +193,7 @@ def test_board_clicks_while_a_move_is_in_flight_act_in_order_once_it_lands(
     page.get_by_role("button", name="Hint").click()
     assert len(arrived(page, held)) == 1
     held[0].continue_()
-    assert len(arrived_count(page, held, 2)) == 2
+    assert len(arrived(page, held, count=2)) == 2
     held[1].continue_()
 
     expect(page.locator("#move-count")).to_have_text("2")
@@ -226,7 +217,7 @@ def test_a_click_while_a_move_is_in_flight_is_read_as_the_board_looked(
     page.mouse.click(*centre(page, "t3"))  # onto the jack of hearts
     assert len(arrived(page, held)) == 1
     held[0].continue_()
-    assert len(arrived_count(page, held, 2)) == 2
+    assert len(arrived(page, held, count=2)) == 2
     held[1].continue_()
 
     expect(page.locator("#move-count")).to_have_text("2")
