@@ -3,10 +3,11 @@
 Creates a fresh database, starts servers A and B (2 workers each) on 127.0.0.1 and runs
 ``--players`` threads for ``--seconds``. Each simulated player plays real games through the
 site, alternating its requests between A and B (sessions live in the shared database and
-cache, so either server knows it): new game (``GET /play/...``), select a card (``GET
-?select=``), move (``POST moves`` with the ply it saw), now and then an undo, and now and then
-a double click (the same move POST again, which must be refused with 409). It keeps the game
-on its own engine board and checks the ply of every answer against it.
+cache, so either server knows it), as the board script sends them: new game (``GET
+/play/...``), a card move (one ``POST moves``: the selected card, where it goes and the ply it
+saw), now and then an undo, and now and then a double click (the same move POST again, which
+must be refused with 409). It keeps the game on its own engine board, auto-play and
+auto-finish included, and checks the ply of every answer (``#play``'s) against it.
 
 Mid-load it SIGKILLs one worker of server A; the master boots a new one. Requests lost with
 the worker are settled by reading the game back: a move is either fully stored or absent.
@@ -57,7 +58,11 @@ MAX_PLY = 120
 """A player abandons a game this long and starts another (most deals are not won)."""
 UNDO_SHARE = 0.08
 DOUBLE_CLICK_SHARE = 0.03
-PLY = re.compile(rb'name="ply" value="(\d+)"')
+PLY = re.compile(rb'<div id="play" hidden data-ply="(\d+)"')
+"""The ply a game page and every action's answer show (``games/game.html#play``)."""
+CONTROLS = re.compile(rb'<span id="actions" class="actions" data-key="(\d+)"')
+"""The controls' key, which the board script sends back (``Castle-Controls``) so that an
+answer leaves out buttons that did not change."""
 
 OK, EXPECTED, ERROR, LOST = "ok", "expected", "error", "lost"
 
@@ -155,6 +160,7 @@ class SimulatedPlayer:
         self.url = ""
         self.board = Board("beleaguered-castle", 1)
         self.autoplay = False
+        self.controls = ""
         self.groups: list[int] = []
         """How many plies each player move added (the move and its auto-play)."""
 
@@ -203,18 +209,20 @@ class SimulatedPlayer:
             if autoplay:
                 self.board.autoplay()
             self.groups = []
+            self.controls = ""
             self.check_ply(page, "new game")
             return
         raise Lost("three new games lost in a row")
 
     def move(self, move: Move) -> None:
-        source = self.board.selection(move)
-        self.send("select", "GET", f"{self.url}?{urlencode({'select': source})}")
+        from games.services import auto_finish
+
         before = self.board.ply
-        body = urlencode({"move": move.notation(), "ply": before, "select": source})
+        body = urlencode({"select": self.board.selection(move), "to": move.target, "ply": before})
         self.board.play(move)
         if self.autoplay:
             self.board.autoplay()
+            auto_finish(self.board)
         group = self.board.ply - before
         try:
             _, _, answer = self.send("move", "POST", f"{self.url}moves", body)
@@ -285,6 +293,7 @@ class SimulatedPlayer:
         headers["X-Real-IP"] = self.address
         if method == "POST":
             headers["X-CSRFToken"] = browser.cookies.get("csrftoken", "")
+            headers["Castle-Controls"] = self.controls
         start = time.perf_counter()
         try:
             status, response_headers, data = browser.request(method, path, body, headers)
@@ -298,6 +307,8 @@ class SimulatedPlayer:
         if outcome == ERROR:
             snippet = data[:200].decode(errors="replace").strip()
             raise OutOfStep(f"{method} {path} on {'AB'[server]}: {status} (wanted {ok}) {snippet}")
+        if controls := CONTROLS.search(data):
+            self.controls = controls[1].decode()
         return status, response_headers, data
 
     def ply_in(self, answer: bytes) -> int:
@@ -714,7 +725,6 @@ class Report:
         for kind, label in [
             ("new", "GET /play/ (new game)"),
             ("page", "GET game page"),
-            ("select", "GET ?select="),
             ("move", "POST moves"),
             ("undo", "POST undo"),
             ("double", "POST moves, stale ply"),
