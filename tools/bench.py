@@ -255,7 +255,6 @@ SERVER_ENV = {
     "ALLOWED_HOSTS": "127.0.0.1",
     "SECURE_SSL_REDIRECT": "0",
     "DEBUG": "0",
-    "RATELIMIT_ENABLE": "0",  # every simulated player comes from 127.0.0.1
 }
 """Production settings over plain HTTP on 127.0.0.1; every server shares the key, so a
 session signed by one is read by the others."""
