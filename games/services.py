@@ -475,10 +475,7 @@ def game_import(*, player: Player, record: GameRecord, now: datetime) -> Game:
             active_at=now,
             imported=True,
         )
-        PlayedMove.objects.bulk_create(
-            PlayedMove(game=game, ply=ply, notation=move.notation())
-            for ply, move in enumerate(record.moves, 1)
-        )
+        move_sql.insert_moves(game, 1, [(move.notation(), False) for move in record.moves], now=now)
         game.ply = board.ply
         if board.is_won():
             game.status, game.finished_at = Game.Status.WON, now

@@ -4,7 +4,8 @@ import datetime as dt
 import uuid
 
 import pytest
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
+from django.test.utils import CaptureQueriesContext
 
 from games import move_sql, services
 from games.models import Daily, Game, PlayedMove, Player
@@ -144,3 +145,23 @@ def test_a_board_read_across_another_tabs_move_is_not_cached_as_the_older_versio
     game.refresh_from_db()
     assert services.game_board(game).layout() == game.position
     assert (game.pk, game.version) in services._boards
+
+
+def test_insert_moves_stores_a_long_line_in_few_statements(
+    game: Game, now: dt.datetime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An imported record holds up to 2,000 moves: PostgreSQL takes them as arrays in one
+    statement, other backends in statements of ``MOVES_PER_STATEMENT`` rows (six
+    parameters each: SQLite takes 999 at least)."""
+    monkeypatch.setattr(move_sql, "MOVES_PER_STATEMENT", 2)
+    line = [(f"t{1 + n % 8}-t{1 + (n + 1) % 8}", n % 3 == 0) for n in range(5)]
+
+    with CaptureQueriesContext(connection) as queries:
+        move_sql.insert_moves(game, 4, line, now=now)
+
+    inserts = [q["sql"] for q in queries.captured_queries if q["sql"].startswith("INSERT")]
+    assert len(inserts) == (1 if connection.vendor == "postgresql" else 3)
+    stored = game.moves.values_list("ply", "notation", "auto", "undone", "played_at")
+    assert list(stored) == [
+        (ply, notation, auto, False, now) for ply, (notation, auto) in enumerate(line, 4)
+    ]
