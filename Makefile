@@ -16,10 +16,11 @@ SERVE := SECRET_KEY="$${SECRET_KEY:-castle-local-serve-only}" \
 
 setup: $(VENV)/.stamp-setup
 
-# The site and its task worker (solver jobs, dailies ahead); Ctrl+C stops both.
+# The site and its task worker (solver jobs, dailies ahead, niced: the web comes first);
+# Ctrl+C stops both.
 run: setup
 	$(DEV) $(PY) manage.py migrate
-	$(DEV) $(PY) manage.py worker & worker=$$!; trap 'kill $$worker 2>/dev/null' EXIT; \
+	$(DEV) nice -n 10 $(PY) manage.py worker & worker=$$!; trap 'kill $$worker 2>/dev/null' EXIT; \
 	$(DEV) $(PY) manage.py runserver 127.0.0.1:$(PORT)
 
 test: $(VENV)/.stamp-test $(CHROMIUM)
@@ -51,7 +52,7 @@ loadtest: setup
 serve: setup
 	$(SERVE) $(PY) manage.py migrate --noinput
 	$(SERVE) $(PY) manage.py collectstatic --noinput
-	$(SERVE) $(PY) manage.py worker & worker=$$!; trap 'kill $$worker 2>/dev/null' EXIT; \
+	$(SERVE) nice -n 10 $(PY) manage.py worker & worker=$$!; trap 'kill $$worker 2>/dev/null' EXIT; \
 	$(SERVE) $(VENV)/bin/gunicorn castle_site.wsgi --workers $${WEB_CONCURRENCY:-2} \
 		--bind 127.0.0.1:$(PORT) --no-control-socket
 

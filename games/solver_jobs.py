@@ -9,7 +9,9 @@ The solver costs seconds of CPU; a web worker that runs it serves nobody else me
   are ``WEB_CONCURRENCY // 2`` lock files per server (``flock``), so solving never holds
   more than half of the server's web workers, whichever processes they are, and a worker
   that dies drops its lock with it. Otherwise the player is told at once to try again
-  (``SolverBusy``): nobody's move ever waits behind a hint.
+  (``SolverBusy``): nobody's move ever waits behind a hint. The search itself runs at a
+  lower CPU priority (``SOLVER_NICENESS``), so other players' requests on the machine take
+  the CPU before it.
 - **Analyse** never runs in a request: the answer for a deal and line of moves (not a game
   version: toggling auto-play or another player reaching the same line reuses it) is an
   ``Analysis`` row that the task ``analyse_line`` fills in; the page polls until it is done.
@@ -21,9 +23,11 @@ import contextlib
 import fcntl
 import hashlib
 import os
+import sys
 import tempfile
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -43,6 +47,8 @@ UNKNOWN_HINT_CACHE_SECONDS = 3600
 """A search that ran out of time is remembered too (asking again would only burn CPU)."""
 PLAYER_JOB_SECONDS = 30
 """How long a player's solver marker outlives a worker killed mid-search."""
+SOLVER_NICENESS = 10
+"""How much a hint's search yields to the web requests on the same machine (``nice``)."""
 
 ANALYSE_SECONDS = 10.0
 """The worker's budget for one analysis (no web worker waits for it)."""
@@ -89,12 +95,23 @@ def position_hint(
                 raise SolverBusy(
                     "The solver is busy with other players' hints: try again in a few seconds."
                 )
-            answer = solver.hint(board, seconds=HINT_SECONDS)
+            answer = yielding(lambda: solver.hint(board, seconds=HINT_SECONDS))
     finally:
         cache.delete(marker)
     known = answer.verdict != "unknown"
     cache.set(key, answer, timeout=HINT_CACHE_SECONDS if known else UNKNOWN_HINT_CACHE_SECONDS)
     return answer, True
+
+
+def yielding[T](work: Callable[[], T]) -> T:
+    """``work()`` on a thread of its own at niceness ``SOLVER_NICENESS``, while the caller
+    waits. Linux gives each thread its own niceness, and an unprivileged thread may lower
+    its priority but never raise it back, so the thread ends with the work. Elsewhere a
+    niceness is the whole process's: there ``work`` runs as it is."""
+    if not sys.platform.startswith("linux"):
+        return work()
+    with ThreadPoolExecutor(1, "solver", initializer=os.nice, initargs=(SOLVER_NICENESS,)) as pool:
+        return pool.submit(work).result()
 
 
 def solver_slots() -> int:

@@ -1,3 +1,4 @@
+import os
 import subprocess
 import sys
 import time
@@ -308,3 +309,35 @@ def test_hints_on_new_positions_have_a_budget_cached_ones_do_not(
     refused = owner_client.post(reverse("games:hint", args=[games[11].pk]), headers=HX)
     assert refused.status_code == 429 and "many new positions" in refused.text
     assert int(refused["Retry-After"]) >= 1
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="per-thread niceness is Linux's")
+def test_a_hints_search_yields_the_cpu_to_other_requests(
+    owner_client: Client, start_game, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The search runs in the web request: at a lower priority, other players' requests on
+    the machine go first. The request's own thread keeps its priority."""
+    priorities: list[int] = []
+    real_hint = solver.hint
+
+    def hint(board, seconds=1.0):
+        priorities.append(os.getpriority(os.PRIO_PROCESS, 0))  # this thread's, on Linux
+        return real_hint(board, seconds=seconds)
+
+    monkeypatch.setattr(solver, "hint", hint)
+    mine = os.getpriority(os.PRIO_PROCESS, 0)
+    game = start_game("beleaguered-castle", 2)
+
+    response = owner_client.post(reverse("games:hint", args=[game.pk]), headers=HX)
+
+    assert response.status_code == 200
+    assert priorities == [min(mine + solver_jobs.SOLVER_NICENESS, 19)]
+    assert os.getpriority(os.PRIO_PROCESS, 0) == mine
+
+
+def test_a_search_that_fails_fails_the_request_as_before(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken() -> None:
+        raise ValueError("the search broke")
+
+    with pytest.raises(ValueError, match="the search broke"):
+        solver_jobs.yielding(broken)
