@@ -456,30 +456,31 @@ def game_analyse(*, game: Game, now: datetime) -> tuple[list[str], solver_jobs.A
     return line, state
 
 
-def game_import(*, player: Player, record: GameRecord, now: datetime) -> Game:
-    """A new game of the player's own from a record (already replayed by the engine); it
-    never counts in statistics. A record longer than ``MAX_PLIES`` raises ``IllegalMove``."""
-    if len(record.moves) > MAX_PLIES:
+def game_import(*, player: Player, board: Board, now: datetime) -> Game:
+    """A new game of the player's own from a record's board, every move checked as the
+    record was read (``replay_record``); it never counts in statistics. A record longer
+    than ``MAX_PLIES`` raises ``IllegalMove``."""
+    if board.ply > MAX_PLIES:
         raise IllegalMove(
-            "-", f"A record holds at most {MAX_PLIES:,} moves; this one has {len(record.moves):,}"
+            "-", f"A record holds at most {MAX_PLIES:,} moves; this one has {board.ply:,}"
         )
-    board = record.replay()
+    won = board.is_won()
     with transaction.atomic():
         game = Game.objects.create(
-            slug=record.slug,
-            deal=record.deal,
-            options=sorted(record.options),
+            slug=board.rules.slug,
+            deal=board.deal_number,
+            options=sorted(board.options),
             owner=player,
             autoplay=False,
             position=board.layout(),
+            ply=board.ply,
+            status=Game.Status.WON if won else Game.Status.PLAYING,
+            finished_at=now if won else None,
             active_at=now,
             imported=True,
         )
-        move_sql.insert_moves(game, 1, [(move.notation(), False) for move in record.moves], now=now)
-        game.ply = board.ply
-        if board.is_won():
-            game.status, game.finished_at = Game.Status.WON, now
-        game.save(update_fields=["ply", "status", "finished_at"])
+        line = [(move.notation(), False) for move in board.move_stack]
+        move_sql.insert_moves(game, 1, line, now=now)
     return game
 
 

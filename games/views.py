@@ -35,12 +35,12 @@ from games.presentation import (
 from games.rules import (
     GAMES,
     GROUPS,
-    GameRecord,
     GameRules,
     Move,
     ReplayError,
     RulesError,
     get_game,
+    replay_record,
 )
 
 GAME_PAGE = "games/game.html"
@@ -232,18 +232,19 @@ def import_record(request: HtmxHttpRequest) -> HttpResponse:
     error = ""
     if request.method == "POST" and form.is_valid():
         try:
-            record = GameRecord.from_text(form.cleaned_data["record"])
+            board = replay_record(form.cleaned_data["record"])
         except ReplayError as bad:
             error = f"Line {bad.line}: move {bad.index} ({bad.move}) cannot be played: {bad.reason}"
         except RulesError as bad:
             error = str(bad)[0].upper() + str(bad)[1:]
         else:
-            if live := live_daily_of_deal(slug=record.slug, deal=record.deal, now=timezone.now()):
+            slug, deal = board.rules.slug, board.deal_number
+            if live := live_daily_of_deal(slug=slug, deal=deal, now=timezone.now()):
                 context = {"form": form, "error": live_deal_refusal(live)}
                 return render(request, "games/import.html", context, status=403)
             try:
                 game = services.game_import(
-                    player=current_player(request), record=record, now=timezone.now()
+                    player=current_player(request), board=board, now=timezone.now()
                 )
             except RulesError as bad:
                 error = str(bad)

@@ -18,7 +18,7 @@ from .errors import (
     UnknownGame,
 )
 from .moves import Move
-from .record import GameRecord, ReplayError
+from .record import GameRecord, ReplayError, replay_record
 from .variants import GAMES, GROUPS, TAKE_BACK, GameRules, get_game
 
 __all__ = [
@@ -41,4 +41,5 @@ __all__ = [
     "UnknownGame",
     "deal",
     "get_game",
+    "replay_record",
 ]

@@ -81,29 +81,8 @@ class GameRecord:
 
     @classmethod
     def from_text(cls, text: str) -> GameRecord:
-        """Read a record; the error names the first bad line.
-
-        Raises :class:`LayoutError` ("line 2: …") for the header and :class:`ReplayError`
-        (with ``line``) for a move that cannot be played.
-        """
-        headers, words = read_record(text)
-        for key in ("game", "deal"):
-            if len(headers.get(key, [])) != 1:
-                raise LayoutError(f"a game record needs exactly one '{key}:' line")
-        (game_line, game), (deal_line, deal) = headers["game"][0], headers["deal"][0]
-        try:
-            rules = get_game(game)
-        except RulesError as error:
-            raise type(error)(f"line {game_line}: {error}") from error
-        if not DEAL_DIGITS.fullmatch(deal):
-            raise LayoutError(f"line {deal_line}: deal {deal!r} is not a whole number")
-        try:
-            number = check_deal_number(int(deal[:25]))
-            options = [value for _, value in headers.get("option", [])]
-            board = Board(rules, number, options=options)
-        except RulesError as error:
-            raise type(error)(f"line {deal_line}: {error}") from error
-        return cls.from_board(play_words(board, words))
+        """Read a record; the error names the first bad line (as :func:`replay_record`)."""
+        return cls.from_board(replay_record(text))
 
     def to_text(self) -> str:
         lines = [f"game: {self.slug}", f"deal: {self.deal}"]
@@ -118,3 +97,30 @@ class GameRecord:
         """The board after every move; :class:`ReplayError` if the record does not replay."""
         board = Board(self.slug, self.deal, options=self.options)
         return play_words(board, [m.notation() for m in self.moves])
+
+
+def replay_record(text: str) -> Board:
+    """The board a record's text replays to, every move checked; the error names the first
+    bad line.
+
+    Raises :class:`LayoutError` ("line 2: …") for the header and :class:`ReplayError`
+    (with ``line``) for a move that cannot be played.
+    """
+    headers, words = read_record(text)
+    for key in ("game", "deal"):
+        if len(headers.get(key, [])) != 1:
+            raise LayoutError(f"a game record needs exactly one '{key}:' line")
+    (game_line, game), (deal_line, deal) = headers["game"][0], headers["deal"][0]
+    try:
+        rules = get_game(game)
+    except RulesError as error:
+        raise type(error)(f"line {game_line}: {error}") from error
+    if not DEAL_DIGITS.fullmatch(deal):
+        raise LayoutError(f"line {deal_line}: deal {deal!r} is not a whole number")
+    try:
+        number = check_deal_number(int(deal[:25]))
+        options = [value for _, value in headers.get("option", [])]
+        board = Board(rules, number, options=options)
+    except RulesError as error:
+        raise type(error)(f"line {deal_line}: {error}") from error
+    return play_words(board, words)

@@ -15,7 +15,7 @@ from django.urls import reverse
 from games import services
 from games.forms import IMPORT_MAX_CHARS
 from games.models import Game, PlayedMove, Player
-from games.rules import GameRecord
+from games.rules import replay_record
 from games.rules.cli import main as cli_main
 
 HX = {"HX-Request": "true"}
@@ -200,8 +200,8 @@ def test_the_board_cache_is_bounded_by_the_plies_it_holds(
     monkeypatch.setattr(services, "_boards", type(services._boards)())
     monkeypatch.setattr(services, "_boards_weight", 0)
     monkeypatch.setattr(services, "BOARD_CACHE_WEIGHT", 3 * (services.BOARD_WEIGHT + 400))
-    record = GameRecord.from_text(long_record(400))
-    games = [services.game_import(player=player, record=record, now=now) for _ in range(6)]
+    board = replay_record(long_record(400))
+    games = [services.game_import(player=player, board=board, now=now) for _ in range(6)]
 
     for game in games:
         services.game_board(game)
