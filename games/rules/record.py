@@ -13,8 +13,8 @@ import re
 from dataclasses import dataclass
 
 from .board import Board
-from .deals import DEAL_DIGITS, check_deal_number
-from .errors import IllegalMove, LayoutError, RulesError
+from .deals import DEAL_DIGITS, MAX_DEAL, check_deal_number
+from .errors import BadDealNumber, IllegalMove, LayoutError, RulesError
 from .moves import Move
 from .variants import get_game
 
@@ -118,9 +118,21 @@ def replay_record(text: str) -> Board:
     if not DEAL_DIGITS.fullmatch(deal):
         raise LayoutError(f"line {deal_line}: deal {deal!r} is not a whole number")
     try:
-        number = check_deal_number(int(deal[:25]))
+        number = check_deal_number(_deal_number(deal))
         options = [value for _, value in headers.get("option", [])]
         board = Board(rules, number, options=options)
     except RulesError as error:
         raise type(error)(f"line {deal_line}: {error}") from error
     return play_words(board, words)
+
+
+def _deal_number(digits: str) -> int:
+    """A record's deal number, leading zeros and all; one too long to be a deal is refused
+    before ``int`` reads it (a record may hold thousands of digits), in its own words."""
+    significant = digits.lstrip("0") or "0"
+    if len(significant) > len(str(MAX_DEAL)):
+        raise BadDealNumber(
+            f"deal number {significant[:20]}... ({len(significant):,} digits) is out of range:"
+            f" use 1 to {MAX_DEAL}"
+        )
+    return int(significant)

@@ -115,6 +115,9 @@ def test_replay_of_a_record_that_does_not_replay_raises_replay_error() -> None:
         ("game: citadel\ndeal: 1\ndeal: 2\n", LayoutError, "exactly one 'deal:' line"),
         ("game: citadel\ndeal: x\n", LayoutError, "deal 'x' is not a whole number"),
         ("game: citadel\ndeal: 0\n", RulesError, "deal number 0 is out of range"),
+        ("game: citadel\ndeal: 0000\n", RulesError, "deal number 0 is out of range"),
+        (f"game: citadel\ndeal: {'9' * 30}\n", RulesError, r"9{20}\.\.\. \(30 digits\) is out"),
+        (f"game: citadel\ndeal: {2**63}\n", RulesError, f"deal number {2**63} is out of range"),
         ("game: spider\ndeal: 1\n", UnknownGame, "unknown game 'spider'"),
         ("game: citadel\ndeal: 1\noption: take-back\n", RulesError, "has no option"),
     ],
@@ -124,6 +127,13 @@ def test_unreadable_record_says_what_is_wrong(
 ) -> None:
     with pytest.raises(error, match=message):
         GameRecord.from_text(text)
+
+
+def test_a_deal_number_with_leading_zeros_is_that_number() -> None:
+    """Zeros before a number change nothing, however many (they once read as deal 0)."""
+    board = GameRecord.from_text(f"game: citadel\ndeal: {'0' * 30}7\n").replay()
+
+    assert board.deal_number == 7
 
 
 def test_record_of_the_alias_is_written_under_the_games_own_slug() -> None:
