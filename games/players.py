@@ -1,7 +1,8 @@
 """Who is asking, and the writes that belong to a player rather than to one game.
 
 Every visitor gets a player, whose id the (signed) session carries. An account is optional:
-signing up or logging in adopts the anonymous player's games, so nothing is ever lost.
+signing up or logging in adopts the anonymous player's games, so nothing is lost but a second
+game of a daily the account has already played (one try a day: ``_merge_dailies``).
 """
 
 from __future__ import annotations
@@ -17,11 +18,12 @@ from django.contrib.auth.signals import user_logged_in
 from django.contrib.sessions.models import Session
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import Exists, OuterRef
 from django.dispatch import receiver
 from django.http import HttpRequest
 from django.utils import timezone
 
-from games.models import AccountSession, Entry, Game, Player
+from games.models import AccountSession, Entry, Game, PlayedMove, Player
 
 SESSION_KEY = "castle_player"
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9 ._'-]{1,23}")
@@ -125,8 +127,9 @@ def player_adopt(*, anonymous_id: uuid.UUID | None, user: User) -> Player:
     """The account's player after a log-in, holding the anonymous player's games too.
 
     A first log-in (or a sign-up) turns the anonymous player into the account's; a later
-    one moves the anonymous games and daily entries to the account's player (keeping the
-    better entry for a day both played) and drops the empty anonymous one.
+    one moves the anonymous games and daily entries to the account's player (for a daily
+    both have a game of, the account's stands once played: ``_merge_dailies``) and drops the
+    empty anonymous one.
     """
     anonymous = (
         Player.objects.select_for_update().filter(pk=anonymous_id, user=None).first()
@@ -152,18 +155,23 @@ def player_adopt(*, anonymous_id: uuid.UUID | None, user: User) -> Player:
 
 
 def _merge_dailies(anonymous: Player, account: Player) -> None:
-    """Before moving the anonymous games: for a daily both players have a game of, keep the
-    game with the better entry (a win beats none; else the account's) and delete the other,
-    since a player has one game of each daily."""
-    mine = {g.daily_id: g for g in account.games.filter(daily__isnull=False)}
-    entries = {e.game_id: e for e in Entry.objects.filter(player__in=[anonymous, account])}
+    """Before moving the anonymous games: a player has one game of each daily, so where both
+    players have a game of the same daily, one of them is deleted (its entry goes with it).
+
+    The account's game stands once its player has played it (a move of their own, even one
+    since undone; the opening's auto-play is not theirs): otherwise a player who had tried
+    the day's deal on their account could try it again anonymously and log in to swap the
+    result for a better one. Only an account's game opened but never played gives way to the
+    anonymous game, and its entry."""
+    own_move = PlayedMove.objects.filter(game=OuterRef("pk"), auto=False)
+    mine = {
+        game.daily_id: game
+        for game in account.games.filter(daily__isnull=False).annotate(own_move=Exists(own_move))
+    }
     for theirs in anonymous.games.filter(daily_id__in=list(mine)):
         ours = mine[theirs.daily_id]
-        ours_entry, theirs_entry = entries.get(ours.pk), entries.get(theirs.pk)
-        better = theirs_entry is not None and (
-            ours_entry is None or theirs_entry.rank_key < ours_entry.rank_key
-        )
-        (ours if better else theirs).delete()  # its entry goes with it
+        played = ours.own_move or ours.undos > 0  # switching auto-play on drops undone rows
+        (theirs if played else ours).delete()
 
 
 @receiver(user_logged_in)

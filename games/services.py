@@ -59,6 +59,18 @@ class NotOwner(Exception):
     """Only the owner may change a game (HTTP 403)."""
 
 
+class DailyGameKept(Exception):
+    """A daily game is its player's one try at the day's deal: it is never deleted (HTTP 403).
+
+    Deleting it would deal the player a fresh game of the same daily, and take its
+    leaderboard entry (and a moderator's hiding of it) along."""
+
+    def __init__(
+        self, message: str = "A daily game is your one try at that day's deal: it stays"
+    ) -> None:
+        super().__init__(message)
+
+
 @dataclass(frozen=True)
 class Outcome:
     """A write's result: the game row, its board and the moves this action played (for an
@@ -485,8 +497,9 @@ def game_import(*, player: Player, board: Board, now: datetime) -> Game:
 
 
 def game_delete(*, game_id: uuid.UUID, player_id: PlayerId) -> None:
-    """Delete a game and its moves; only its owner may. Deleting a game already gone is a
-    no-op (a double-clicked Delete).
+    """Delete a game and its moves; only its owner may (else ``NotOwner``), and never a daily
+    game (``DailyGameKept``: it is the player's one try at that day's deal). Deleting a game
+    already gone is a no-op (a double-clicked Delete).
 
     The game row is locked first: a move in flight either commits before the delete (whose
     cascade then sees its rows) or finds the row gone (a ``GameConflict`` for that move),
@@ -498,4 +511,6 @@ def game_delete(*, game_id: uuid.UUID, player_id: PlayerId) -> None:
             return
         if player_id is None or game.owner_id != player_id:
             raise NotOwner("Only the player who started this game can delete it")
+        if game.daily_id is not None:
+            raise DailyGameKept()
         game.delete()

@@ -258,7 +258,8 @@ def import_record(request: HtmxHttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "HEAD", "POST"])
 def delete(request: HtmxHttpRequest, game_id: uuid.UUID) -> HttpResponse:
-    """Delete a game: a confirmation page, then a POST; only by its owner."""
+    """Delete a game: a confirmation page, then a POST; only by its owner, and never a daily
+    game (the player's one try at that day's deal: the answer is the game, with the reason)."""
     game = get_object_or_404(Game, pk=game_id)
     if not _owns(request, game):
         return render(
@@ -272,7 +273,11 @@ def delete(request: HtmxHttpRequest, game_id: uuid.UUID) -> HttpResponse:
             services.game_delete(game_id=game.pk, player_id=session_player_id(request))
         except services.NotOwner as error:
             return render(request, "games/error.html", {"message": str(error)}, status=403)
+        except services.DailyGameKept as error:
+            return _refused(request, game.pk, str(error), status=403)
         return redirect("games:my_games")
+    if game.daily_id is not None:  # no confirmation page for what cannot be done
+        return _refused(request, game.pk, str(services.DailyGameKept()), status=403)
     return render(request, "games/confirm_delete.html", {"game": game, "rules": game.rules})
 
 

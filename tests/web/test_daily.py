@@ -726,9 +726,11 @@ def test_logging_in_to_an_existing_account_keeps_the_anonymous_win(live: Daily, 
     assert not Player.objects.filter(pk=anonymous.pk).exists()
 
 
-def test_merging_keeps_the_better_entry_for_a_day_both_played(
+def test_merging_keeps_the_accounts_played_game_for_a_day_both_played(
     daily: Daily, member, db: None
 ) -> None:
+    """The account's result stands even against a better anonymous one: one try a day
+    (tests/web/test_daily_one_try.py has the rest of the rule)."""
     slow = win(member, daily, at=NOON, seconds_per_move=3)
     anonymous = Player.objects.create()
     fast = win(anonymous, daily, at=NOON, seconds_per_move=1)
@@ -738,8 +740,8 @@ def test_merging_keeps_the_better_entry_for_a_day_both_played(
     player_adopt(anonymous_id=anonymous.pk, user=member.user)
 
     entries = Entry.objects.order_by("daily__date")
-    assert [(e.player, e.game) for e in entries] == [(member, kept_game), (member, fast)]
-    assert not Game.objects.filter(pk=slow.pk).exists()
+    assert [(e.player, e.game) for e in entries] == [(member, kept_game), (member, slow)]
+    assert not Game.objects.filter(pk=fast.pk).exists()
     assert Game.objects.filter(owner=member, daily=daily).count() == 1
 
 

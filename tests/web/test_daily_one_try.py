@@ -1,0 +1,219 @@
+"""A daily gives each player one game: neither deleting it nor logging in deals a second try."""
+
+import html
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from django.urls import reverse
+
+from games import daily as dailies
+from games import leaderboard, services
+from games.models import Daily, Entry, Game, Player
+from games.players import player_adopt
+from tests.web.test_daily import (
+    DAY,
+    LINE,
+    NOON,
+    PASSWORD,
+    client_of,
+    make_daily,
+    midnight,
+    utc_now,
+    win,
+)
+
+HX = {"HX-Request": "true"}
+KEPT = "A daily game is your one try at that day's deal: it stays"
+
+
+@pytest.fixture
+def daily(db: None) -> Daily:
+    return make_daily(DAY)
+
+
+@pytest.fixture
+def live(db: None) -> Daily:
+    """Today's Citadel daily: its day is live."""
+    return make_daily(utc_now().date())
+
+
+@pytest.fixture
+def member(db: None) -> Player:
+    """A player with an account and a password: their wins rank."""
+    user = User.objects.create_user("ada", password=PASSWORD)
+    return Player.objects.create(user=user, display_name="Ada")
+
+
+def log_in(anonymous: Player, member: Player) -> None:
+    """What logging in to ``member``'s account from ``anonymous``'s browser does."""
+    assert member.user is not None
+    player_adopt(anonymous_id=anonymous.pk, user=member.user)
+
+
+# -- deleting ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("headers", [{}, HX], ids=["no-js", "htmx"])
+def test_a_daily_game_cannot_be_deleted_and_play_resumes_the_same_game(
+    live: Daily, member: Player, headers: dict[str, str]
+) -> None:
+    won = win(member, live, at=midnight())
+    Entry.objects.filter(game=won).update(hidden=True)  # a moderator hid it
+    browser = client_of(member)
+
+    response = browser.post(reverse("games:delete", args=[won.pk]), headers=headers)
+
+    assert response.status_code == 403
+    assert KEPT in html.unescape(response.text)
+    if headers:
+        assert response["HX-Retarget"] == "#status"
+    entry = Entry.objects.get()
+    assert (entry.game_id, entry.player_id, entry.hidden) == (won.pk, member.pk, True)
+    assert leaderboard.ranking(live, now=utc_now()) == []
+    again = browser.get(reverse("games:daily_play", args=[live.date, live.slug]))
+    assert again["Location"] == won.get_absolute_url()
+    assert Game.objects.get() == won
+
+
+def test_a_daily_game_has_no_delete_confirmation_page(live: Daily, owner_client: Client) -> None:
+    url = reverse("games:daily_play", args=[live.date, live.slug])
+    game = Game.objects.get(pk=owner_client.get(url)["Location"].split("/")[2])
+
+    response = owner_client.get(reverse("games:delete", args=[game.pk]))
+
+    assert response.status_code == 403
+    assert KEPT in html.unescape(response.text)
+    assert "Delete it" not in response.text
+
+
+def test_the_service_refuses_to_delete_a_daily_game(live: Daily, player: Player) -> None:
+    game = dailies.daily_start(player=player, daily=live, now=utc_now())
+
+    with pytest.raises(services.DailyGameKept, match="one try"):
+        services.game_delete(game_id=game.pk, player_id=player.pk)
+
+    assert Game.objects.filter(pk=game.pk).exists()
+
+
+def test_my_games_offers_delete_for_ordinary_games_only(
+    live: Daily, owner_client: Client, player: Player, game: Game
+) -> None:
+    daily_game = dailies.daily_start(player=player, daily=live, now=utc_now())
+
+    body = owner_client.get(reverse("games:my_games")).text
+
+    assert reverse("games:delete", args=[game.pk]) in body
+    assert reverse("games:delete", args=[daily_game.pk]) not in body
+
+
+# -- logging in -------------------------------------------------------------------------
+
+
+def test_logging_in_keeps_the_accounts_played_daily_over_a_better_anonymous_win(
+    live: Daily, member: Player
+) -> None:
+    slow = win(member, live, at=midnight(), seconds_per_move=3)
+    Entry.objects.filter(game=slow).update(hidden=True)
+    anonymous = Player.objects.create()
+    browser = client_of(anonymous)
+    fast = win(anonymous, live, at=midnight(), seconds_per_move=1)
+    assert fast.elapsed < slow.elapsed
+
+    browser.post(reverse("games:login"), {"username": "ada", "password": PASSWORD})
+
+    entry = Entry.objects.get()
+    assert (entry.game_id, entry.player_id, entry.hidden) == (slow.pk, member.pk, True)
+    assert list(Game.objects.filter(daily=live)) == [slow]
+    assert not Player.objects.filter(pk=anonymous.pk).exists()
+    again = browser.get(reverse("games:daily_play", args=[live.date, live.slug]))
+    assert again["Location"] == slow.get_absolute_url()
+
+
+def test_an_account_daily_played_then_undone_stands_over_an_anonymous_win(
+    daily: Daily, member: Player
+) -> None:
+    ours = dailies.daily_start(player=member, daily=daily, now=NOON)
+    services.game_play_move(
+        game_id=ours.pk, player_id=member.pk, move=LINE[0], expected_ply=None, now=NOON
+    )
+    services.game_undo(game_id=ours.pk, player_id=member.pk, expected_ply=None, now=NOON)
+    anonymous = Player.objects.create()
+    win(anonymous, daily, at=NOON)
+
+    log_in(anonymous, member)
+
+    assert list(Game.objects.filter(daily=daily)) == [ours]
+    assert not Entry.objects.exists()
+
+
+def test_logging_in_adopts_the_anonymous_win_when_the_accounts_daily_was_never_played(
+    daily: Daily, member: Player
+) -> None:
+    opened = dailies.daily_start(player=member, daily=daily, now=NOON)
+    anonymous = Player.objects.create()
+    won = win(anonymous, daily, at=NOON)
+
+    log_in(anonymous, member)
+
+    assert not Game.objects.filter(pk=opened.pk).exists()
+    assert list(Game.objects.filter(daily=daily, owner=member)) == [won]
+    assert Entry.objects.get().player == member
+
+
+@pytest.fixture
+def castle_daily(db: None) -> Daily:
+    """Beleaguered Castle deal 1 as a daily: it opens with auto-play (t7-f3); t3-t6 is legal."""
+    return Daily.objects.create(slug="beleaguered-castle", date=DAY, deal=1, par=1, solution="")
+
+
+def anonymous_move(daily: Daily) -> tuple[Player, Game]:
+    """An anonymous player's game of ``daily``, one move in (no win, no entry)."""
+    anonymous = Player.objects.create(autoplay=False)
+    game = dailies.daily_start(player=anonymous, daily=daily, now=NOON)
+    services.game_play_move(
+        game_id=game.pk, player_id=anonymous.pk, move="t3-t6", expected_ply=None, now=NOON
+    )
+    return anonymous, game
+
+
+@pytest.mark.parametrize(
+    "clicks,kept", [([], "anonymous"), (["t3-t6"], "account")], ids=["opening", "one-move"]
+)
+def test_the_opening_auto_play_is_not_playing_the_daily(
+    castle_daily: Daily, member: Player, clicks: list[str], kept: str
+) -> None:
+    ours = dailies.daily_start(player=member, daily=castle_daily, now=NOON)
+    assert list(ours.moves.values_list("notation", "auto")) == [("t7-f3", True)]
+    for click in clicks:
+        services.game_play_move(
+            game_id=ours.pk, player_id=member.pk, move=click, expected_ply=None, now=NOON
+        )
+    anonymous, theirs = anonymous_move(castle_daily)
+
+    log_in(anonymous, member)
+
+    expected = ours if kept == "account" else theirs
+    assert list(Game.objects.filter(daily=castle_daily)) == [expected]
+    assert Game.objects.get(daily=castle_daily).owner == member
+
+
+def test_a_move_taken_back_counts_as_played_after_auto_play_drops_its_row(
+    castle_daily: Daily, member: Player
+) -> None:
+    Player.objects.filter(pk=member.pk).update(autoplay=False)
+    member.autoplay = False
+    ours = dailies.daily_start(player=member, daily=castle_daily, now=NOON)
+    game_id, player_id = ours.pk, member.pk
+    services.game_play_move(
+        game_id=game_id, player_id=player_id, move="t3-t6", expected_ply=None, now=NOON
+    )
+    services.game_undo(game_id=game_id, player_id=player_id, expected_ply=None, now=NOON)
+    # switching auto-play on plays t7-f3 and drops the undone t3-t6 row
+    services.game_set_autoplay(game_id=game_id, player_id=player_id, on=True, now=NOON)
+    assert list(ours.moves.values_list("notation", "auto")) == [("t7-f3", True)]
+    anonymous, _ = anonymous_move(castle_daily)
+
+    log_in(anonymous, member)
+
+    assert list(Game.objects.filter(daily=castle_daily)) == [ours]
