@@ -31,12 +31,16 @@ STUCK_AFTER = dt.timedelta(hours=1)
 preparation takes minutes at most): the date may be queued again."""
 
 
-@task
+@task(priority=2)
 def prepare_day(date: str) -> dict[str, int | None]:
     """Prepare every missing daily of ``date`` (ISO), the six classics' and the family game
     of the day's: ``{game: par}``, ``None`` when no
     candidate was proved winnable within the game's budget. (Not the deals: task results
-    are kept in a table, and days ahead are secret.)"""
+    are kept in a table, and days ahead are secret.)
+
+    Priority 2: after an empty pool's batch, before players' analyses and the rest (the
+    order and why: ``pools.VERDICT_PRIORITY``). Only the schedule and a missing today queue
+    it, once per date, so no client can make it hold the others back."""
     day = dt.date.fromisoformat(date)
     pars: dict[str, int | None] = {}
     for slug in daily_games(day):

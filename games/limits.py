@@ -137,3 +137,11 @@ SOLVE = (Limit("ip", "20/m"), Limit("player", "10/m"))
 ANALYSE = (Limit("ip", "60/m"), Limit("player", "12/m"))
 SIGNUP = (Limit("ip", "10/h", ("POST",)),)
 LOGIN = (Limit("ip", "30/15m", ("POST",)), Limit("account", "10/15m", ("POST",)))
+NEW_VERDICT = (Limit("ip", "40/h"),)
+"""Games started on a deal nobody asked about yet (a typed deal number, or "any deal"): each
+queues the deal's verdict, up to some 15 s of the task worker's time (``pools.verdict_nodes``).
+Only such a verdict is counted, and over the limit the game still starts, without its badge."""
+NEW_ANALYSIS = (Limit("ip", "10/5m"),)
+"""Analyses of lines nobody asked about yet (up to 10 s of the task worker's time each):
+one client holds at most a third of ``solver_jobs.MAX_PENDING_ANALYSES`` (two thirds across
+a window's edge), so others always find room."""

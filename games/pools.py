@@ -21,13 +21,13 @@ from __future__ import annotations
 import logging
 import secrets
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Count, F, QuerySet
+from django.db.models import Count, F, Q, QuerySet
 from django.tasks import task
 from django.tasks.base import TaskResultStatus
 from django.utils import timezone
@@ -55,7 +55,19 @@ Castle settles about a third of its deals within ``POOL_NODES`` at some 14 s eac
 worker's first Selective Castle deal took 30 s to over 94 s with that budget alone, against
 the two minutes ``make run`` promises for every game."""
 VERDICT_NODES = 200_000
-"""The budget for a typed deal's verdict: a player asked about this one deal."""
+"""The budget for a typed deal's verdict: a player asked about this one deal. Most games
+settle or give up on a deal within a few seconds at this budget (Streets and Alleys: 1.4 s
+on average, 16 s at most; one of its deals 1-10 is proved unwinnable only after 103,000
+positions)."""
+SLOW_VERDICT_NODES = {"selective-castle": POOL_NODES, "penelopes-web": POOL_NODES}
+"""The verdict budget of the games whose positions cost the solver most, and whose deals
+the search cannot settle run to the budget: ``POOL_NODES``, where their difficulty was
+measured, about a third of the worker's time. Selective Castle expands some 5,000
+positions a second: a verdict at ``VERDICT_NODES`` took 41 s on average (62 s at most,
+past ``SECONDS_CAP``); of its deals 1-9 the two it won took under 9,000 positions, the
+seven others were still unknown at 200,000 (33 to 46 s each). Penelope's Web settled 18
+of its deals 1-20 within 57,000 positions; the two others were unknown at 200,000 after
+16 and 38 s. (November 2026, this hardware.)"""
 SECONDS_CAP = 60.0
 """A safety cap per solve, far above what the node budgets take on this hardware."""
 BATCH_SECONDS = 2.0
@@ -76,8 +88,19 @@ MAX_PENDING = 200
 STALE = timedelta(minutes=10)
 """A task running this long, or a verdict pending this long, is taken for lost."""
 EMPTY_POOL_PRIORITY = 5
-"""A batch for a pool with nothing to deal runs before ordinary work (priority 0), after a
-verdict a player is waiting for (10)."""
+"""A batch for a pool with nothing to deal runs before all other work (see
+``VERDICT_PRIORITY`` for the order)."""
+VERDICT_PRIORITY = -10
+"""A typed deal's verdict runs after all other work. The worker claims the waiting task of
+highest priority first (django-tasks-db's queue is ordered by priority, then by when it may
+run and was queued), so the order is: a batch for an empty pool (``EMPTY_POOL_PRIORITY``:
+New game has no proved deal to deal), a day's preparation (``daily_tasks.prepare_day``, 2:
+the site's daily challenge), a player's analysis (``solver_jobs.ANALYSIS_PRIORITY``, 1: a
+player waits on it), a batch for a short pool (0), then verdicts. A verdict is a badge on a
+deal that is already being played, and the one kind of work any client may ask for by
+typing deal numbers: a flood of them waits behind everyone else's work instead of in front
+of it. A running task is never interrupted, so a verdict delays the others by one verdict
+at most, which its budget in positions bounds (``verdict_nodes``)."""
 EMPTY_POOL_BATCHES = 40
 """At most this many such batches per game and hour (about two minutes of solving)."""
 
@@ -172,11 +195,13 @@ def game_new(
     autoplay: bool | None,
     options: Iterable[str],
     now: datetime,
+    may_queue: Callable[[], bool] = lambda: True,
 ) -> tuple[Game, str]:
     """Start a game for New game or a typed deal; returns it and a note for the player.
 
-    A typed ``deal`` plays as asked (its verdict is queued when unknown); otherwise
-    ``choice`` (default: the player's preference, saved when ``remember``) picks the deal.
+    A typed ``deal`` plays as asked (its verdict is queued when unknown, if ``may_queue``:
+    see ``verdict_request``); otherwise ``choice`` (default: the player's preference, saved
+    when ``remember``) picks the deal.
     """
     rules = get_game(slug)
     choice = choice or player.new_deals
@@ -191,7 +216,7 @@ def game_new(
         if remember and choice != player.new_deals:
             player.new_deals = choice
             Player.objects.filter(pk=player.pk).update(new_deals=choice)
-        verdict_request(slug=rules.slug, deal=started.deal, now=now)
+        verdict_request(slug=rules.slug, deal=started.deal, now=now, may_queue=may_queue)
         if choice != DealChoice.ANY:
             top_up_game(rules.slug, now=now)
     return started, note
@@ -211,13 +236,19 @@ def verdict_for(game: Game) -> DealVerdict | None:
     return row
 
 
-def verdict_request(*, slug: str, deal: int, now: datetime) -> DealVerdict | None:
-    """The deal's verdict row; a new one is queued for the worker (``None`` when too many
-    verdicts are already waiting)."""
+def verdict_request(
+    *, slug: str, deal: int, now: datetime, may_queue: Callable[[], bool] = lambda: True
+) -> DealVerdict | None:
+    """The deal's verdict row; a new one is queued for the worker. ``None`` (no badge; the
+    game plays on) when too many verdicts are already waiting, or when ``may_queue()`` is
+    false: it is asked only for a verdict about to be queued, and counts it against the
+    client's limit (``limits.NEW_VERDICT``), so deals already known cost nothing."""
     row = DealVerdict.objects.filter(slug=slug, deal=deal).first()
     if row is not None:
         return row
     if DealVerdict.objects.filter(verdict=Verdict.PENDING).count() >= MAX_PENDING:
+        return None
+    if not may_queue():
         return None
     try:
         with transaction.atomic():
@@ -254,17 +285,23 @@ def verdict_record(*, slug: str, deal: int, result: SolveResult, now: datetime) 
     return row
 
 
-@task(priority=10)
+@task(priority=VERDICT_PRIORITY)
 def decide_deal(slug: str, deal: int) -> str:
-    """A typed deal's verdict, within ``VERDICT_NODES`` positions."""
+    """A typed deal's verdict, within ``verdict_nodes(slug)`` positions; it runs after all
+    other work (``VERDICT_PRIORITY``)."""
     rules = get_game(slug)
     row = DealVerdict.objects.filter(slug=rules.slug, deal=deal).first()
     if row is None or row.verdict != Verdict.PENDING:
         return row.verdict if row else "gone"
-    result = _solve(Board(rules, deal), VERDICT_NODES)
+    result = _solve(Board(rules, deal), verdict_nodes(rules.slug))
     fields = solved_fields(result, timezone.now())
     DealVerdict.objects.filter(pk=row.pk, verdict=Verdict.PENDING).update(**fields)
     return str(fields["verdict"])
+
+
+def verdict_nodes(slug: str) -> int:
+    """The solver's budget, in positions, for a typed deal's verdict in ``slug``."""
+    return SLOW_VERDICT_NODES.get(slug, VERDICT_NODES)
 
 
 def _solve(board: Board, max_nodes: int) -> SolveResult:
@@ -417,10 +454,27 @@ def top_up_game(slug: str, *, now: datetime) -> bool:
 
 
 def top_up(now: datetime) -> None:
-    """Scheduled job: a batch for every short pool, and lost verdicts queued again."""
+    """Scheduled job: a batch for every short pool, and lost verdicts queued again. A
+    verdict whose task still waits is not lost: verdicts run after all other work
+    (``VERDICT_PRIORITY``) and may wait longer than ``STALE``; queueing it again would only
+    grow the queue."""
     for slug in GAMES:
         top_up_game(slug, now=now)
     lost = DealVerdict.objects.filter(verdict=Verdict.PENDING, requested_at__lt=now - STALE)
     for row in lost[:20]:
         DealVerdict.objects.filter(pk=row.pk).update(requested_at=now)
-        decide_deal.enqueue(slug=row.slug, deal=row.deal)
+        if not _verdict_queued(row.slug, row.deal, now):
+            decide_deal.enqueue(slug=row.slug, deal=row.deal)
+
+
+def _verdict_queued(slug: str, deal: int, now: datetime) -> bool:
+    """Whether a ``decide_deal`` task for the deal waits, or runs and is not stale."""
+    tasks = DBTaskResult.objects.filter(
+        task_path=decide_deal.module_path,
+        args_kwargs__kwargs__slug=slug,
+        args_kwargs__kwargs__deal=deal,
+    )
+    return tasks.filter(
+        Q(status=TaskResultStatus.READY)
+        | Q(status=TaskResultStatus.RUNNING, started_at__gte=now - STALE)
+    ).exists()

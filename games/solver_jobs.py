@@ -55,7 +55,13 @@ ANALYSE_SECONDS = 10.0
 ANALYSIS_RETRY = timedelta(minutes=5)
 """An analysis still not done after this long (its worker died) is queued again."""
 MAX_PENDING_ANALYSES = 30
-"""Analyses waiting for the worker at most (about three minutes of one worker's time)."""
+"""Analyses waiting for the worker at most (about three minutes of one worker's time): a
+backstop for the whole site. One client is held well below it by its own limit on new
+analyses (``limits.NEW_ANALYSIS``, counted by the analyse view), so it cannot fill it."""
+ANALYSIS_PRIORITY = 1
+"""A player waits on an analysis: it runs before a short pool's batch (0) and every deal's
+verdict (``pools.VERDICT_PRIORITY``), after an empty pool's batch and a day's preparation
+(the order and why: ``pools.VERDICT_PRIORITY``)."""
 
 
 class SolverBusy(Exception):
@@ -163,13 +169,26 @@ def analysis_key(game: Game, line: Sequence[str]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+def analysis_is_new(*, game: Game, line: Sequence[str]) -> bool:
+    """Whether asking for ``line``'s analysis would queue a new one (nobody asked for it
+    yet): what a client's limit on new analyses counts. Raises ``SolverBusy`` first, as
+    ``analysis_request`` would, while this player's previous analysis is still pending, so
+    that asking again while waiting costs the client nothing."""
+    key = analysis_key(game, line)
+    if Analysis.objects.filter(key=key).exists():
+        return False
+    _check_player(game.owner_id, key)
+    return True
+
+
 def analysis_request(*, game: Game, line: Sequence[str], now: datetime) -> AnalysisState:
     """The analysis of ``line`` from the game's deal: done, or queued (exactly once, and
     again only if its worker died).
 
     A new analysis is refused (``SolverBusy``) while this player's previous one is still
     pending, or while ``MAX_PENDING_ANALYSES`` wait for the worker: the queue stays short
-    enough for everyone's answer (and the dailies) to come in time."""
+    enough for everyone's answer (and the dailies) to come in time. (The analyse view
+    counts a new one against the client's limit first: ``analysis_is_new``.)"""
     key = analysis_key(game, line)
     if not Analysis.objects.filter(key=key).exists():
         _check_room(game.owner_id, key, now)
@@ -190,14 +209,18 @@ def analysis_request(*, game: Game, line: Sequence[str], now: datetime) -> Analy
 
 
 def _check_room(player_id: uuid.UUID, key: str, now: datetime) -> None:
+    _check_player(player_id, key)
+    waiting = Analysis.objects.filter(done=False, requested_at__gte=now - ANALYSIS_RETRY)
+    if waiting.count() >= MAX_PENDING_ANALYSES:
+        raise SolverBusy("The analyser is busy with other games: try again in a minute.", 60)
+
+
+def _check_player(player_id: uuid.UUID, key: str) -> None:
     # The same line asked for at the same instant is not a second analysis: it may see the
     # first request's marker before it sees that request's row.
     pending = cache.get(f"analysing:{player_id}")
     if pending and pending != key and Analysis.objects.filter(key=pending, done=False).exists():
         raise SolverBusy("Your last analysis is still running: wait for its answer.", 10)
-    waiting = Analysis.objects.filter(done=False, requested_at__gte=now - ANALYSIS_RETRY)
-    if waiting.count() >= MAX_PENDING_ANALYSES:
-        raise SolverBusy("The analyser is busy with other games: try again in a minute.", 60)
 
 
 def analysis_state(*, game: Game, line: Sequence[str]) -> AnalysisState:
@@ -207,9 +230,13 @@ def analysis_state(*, game: Game, line: Sequence[str]) -> AnalysisState:
     return AnalysisState(done=done, ply=row.ply if row else None, counted=False)
 
 
-@task
+@task(priority=ANALYSIS_PRIORITY)
 def analyse_line(key: str, slug: str, deal: int, options: list[str], line: list[str]) -> None:
     """Find the ply whose move made ``line`` unwinnable (0: the deal itself) and store it;
-    ``None`` when the position can still be won or the search ran out of time."""
+    ``None`` when the position can still be won or the search ran out of time. A second
+    task for a line already done (queued again while the first waited its turn) does
+    nothing."""
+    if Analysis.objects.filter(key=key, done=True).exists():
+        return
     ply = solver.first_losing_ply(slug, deal, line, seconds=ANALYSE_SECONDS, options=options)
     Analysis.objects.filter(key=key).update(ply=ply, done=True)
