@@ -85,7 +85,7 @@ ALLOWED_HOSTS = env_list(
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", default=[])
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "castle_site.apps.CastleAdminConfig",  # django.contrib.admin, its log-in rate-limited
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -159,10 +159,26 @@ TASKS = {"default": {"BACKEND": "django_tasks_db.backend.DatabaseBackend"}}
 SCHEDULE_SECONDS = int(os.environ.get("SCHEDULE_SECONDS", "60"))
 
 
-def cache_from_url(url: str) -> dict[str, object]:
-    """Django's CACHES entry for ``CACHE_URL`` (empty: a memory cache per process)."""
+RATELIMIT_CACHE_ENTRIES = 200_000
+"""Counters the rate limits' memory cache holds (a few hundred bytes each) before it culls."""
+
+
+def cache_from_url(url: str, *, limits: bool = False) -> dict[str, object]:
+    """Django's CACHES entry for ``CACHE_URL`` (empty: a memory cache per process).
+
+    ``limits``: the rate limits' counters, kept apart from sessions and the rest. A memory
+    cache holds 300 entries, then culls the oldest: with the counters among the sessions, a
+    script that opened a few hundred sessions pushed its own counters out and started afresh.
+    Their own memory cache holds ``RATELIMIT_CACHE_ENTRIES``; on Redis they share the
+    server (under their own prefix), whose eviction policy must spare them (README)."""
     scheme = url.partition("://")[0].lower()
     if not url or scheme == "locmem":
+        if limits:
+            return {
+                "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                "LOCATION": "rate-limits",
+                "OPTIONS": {"MAX_ENTRIES": RATELIMIT_CACHE_ENTRIES},
+            }
         return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     if scheme == "dummy":
         return {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}
@@ -170,7 +186,8 @@ def cache_from_url(url: str) -> dict[str, object]:
         return {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": url,
-            "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "castle"),
+            "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "castle")
+            + ("-limits" if limits else ""),
         }
     raise ImproperlyConfigured(
         f"CACHE_URL {url!r}: use redis://, rediss://, unix://, locmem:// or dummy://"
@@ -179,7 +196,10 @@ def cache_from_url(url: str) -> dict[str, object]:
 
 # The board cache is not Django's (it lives in each process, keyed by game version, so it
 # can never be stale): Redis only lets app servers share what Django's cache holds.
-CACHES = {"default": cache_from_url(os.environ.get("CACHE_URL", "").strip())}
+CACHES = {
+    "default": cache_from_url(os.environ.get("CACHE_URL", "").strip()),
+    "ratelimit": cache_from_url(os.environ.get("CACHE_URL", "").strip(), limits=True),
+}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": f"django.contrib.auth.password_validation.{name}"}
@@ -197,12 +217,12 @@ AUTH_PASSWORD_VALIDATORS = [
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 400  # anonymous players keep their games for a year+
 
-# Rate limits (games.limits, README "Rate limits"): counters in the default cache, so every
-# app server must share it in production (CACHE_URL=redis://...). Behind a proxy, name the
+# Rate limits (games.limits, README "Rate limits"): counters in their own cache, which every
+# app server must share in production (CACHE_URL=redis://...). Behind a proxy, name the
 # header that carries the client's address as Django's META key (``HTTP_X_REAL_IP``); the
 # proxy must set it (or strip a client's own).
 CLIENT_IP_HEADER = os.environ.get("CLIENT_IP_HEADER", "").strip()
-RATELIMIT_USE_CACHE = "default"
+RATELIMIT_USE_CACHE = "ratelimit"
 RATELIMIT_ENABLE = env_bool("RATELIMIT_ENABLE", default=True)
 
 # Web workers per app server (gunicorn's own variable): the solver may hold at most half of

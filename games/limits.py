@@ -28,16 +28,31 @@ from games.players import session_player_id
 View = Callable[..., HttpResponseBase]
 
 
+IPV6_PREFIX = 64
+"""An IPv6 client is counted by its /64 network: one host is usually given a whole /64, so
+counting single addresses would give a script billions of fresh ones (django-ratelimit's
+own ``RATELIMIT_IPV6_MASK`` default)."""
+
+
 def client_ip(request: HttpRequest) -> str:
-    """The client's address: ``settings.CLIENT_IP_HEADER`` (set by a trusted proxy in
-    front, e.g. ``HTTP_X_REAL_IP``) when it holds an address, else the socket's peer."""
+    """The client, as the limits count it: ``settings.CLIENT_IP_HEADER`` (set by a trusted
+    proxy in front, e.g. ``HTTP_X_REAL_IP``) when it holds an address, else the socket's
+    peer; an IPv6 address as its /64 network (``IPV6_PREFIX``).
+
+    Of a list (``X-Forwarded-For``), the last address counts: the one the proxy added. The
+    ones before it came from the client, which may write anything there."""
     header = getattr(settings, "CLIENT_IP_HEADER", "")
     forwarded = request.META.get(header, "") if header else ""
     for candidate in (forwarded, request.META.get("REMOTE_ADDR", "")):
         try:
-            return str(ipaddress.ip_address(candidate.split(",")[0].strip()))
+            address = ipaddress.ip_address(candidate.rsplit(",", 1)[-1].strip())
         except ValueError:
             continue
+        if isinstance(address, ipaddress.IPv6Address):
+            if address.ipv4_mapped is not None:
+                return str(address.ipv4_mapped)
+            return str(ipaddress.IPv6Network((address, IPV6_PREFIX), strict=False))
+        return str(address)
     return "0.0.0.0"  # no address at all (a Unix socket without a proxy header)
 
 
@@ -137,6 +152,11 @@ SOLVE = (Limit("ip", "20/m"), Limit("player", "10/m"))
 ANALYSE = (Limit("ip", "60/m"), Limit("player", "12/m"))
 SIGNUP = (Limit("ip", "10/h", ("POST",)),)
 LOGIN = (Limit("ip", "30/15m", ("POST",)), Limit("account", "10/15m", ("POST",)))
+"""The site's log-in and the admin's (``castle_site.urls``): each guess costs a password hash,
+some 0.7 s of a core."""
+PROFILE = (Limit("ip", "60/h", ("POST",)),)
+"""Saving a name or preferences: names are unique and never expire, so a script must not
+claim them by the hundred."""
 NEW_VERDICT = (Limit("ip", "40/h"),)
 """Games started on a deal nobody asked about yet (a typed deal number, or "any deal"): each
 queues the deal's verdict, up to some 15 s of the task worker's time (``pools.verdict_nodes``).

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from games import limits
 from games.limits import rate_limited
-from games.models import Game
+from games.models import Game, Player
 from games.players import (
     current_player,
     end_sessions,
@@ -87,9 +87,14 @@ class PasswordChangeView(auth_views.PasswordChangeView):
 password_change = PasswordChangeView.as_view()
 
 
+@rate_limited("profile", *limits.PROFILE)
 @require_http_methods(["GET", "HEAD", "POST"])
 def profile(request: HttpRequest) -> HttpResponse:
-    player = current_player(request)
+    """A player's name and preferences. Looking creates nothing: a visitor without a player
+    sees the defaults, and only a saved form makes one (a GET that made a player and a
+    session would let a script fill both tables)."""
+    known = current_player(request) if request.method == "POST" else known_player(request)
+    player = known or Player()  # a visitor's defaults, never saved
     name_form = NameForm(initial={"display_name": player.display_name})
     prefs_form = PreferencesForm(
         initial={"four_colour": player.four_colour, "autoplay": player.autoplay}
@@ -107,7 +112,7 @@ def profile(request: HttpRequest) -> HttpResponse:
         if prefs_form.is_valid():
             player_set_preferences(player=player, **prefs_form.cleaned_data)
             return redirect("games:profile")
-    context = {"player": player, "name_form": name_form, "prefs_form": prefs_form}
+    context = {"player": known, "name_form": name_form, "prefs_form": prefs_form}
     bad = name_form.errors or prefs_form.errors
     return render(request, "games/profile.html", context, status=400 if bad else 200)
 

@@ -1,9 +1,10 @@
 import pytest
-from django.core.cache import cache
+from django.core.cache import caches
 
 
 @pytest.fixture(autouse=True)
 def fresh_cache() -> None:
     """The live server runs in this process and every browser comes from 127.0.0.1: each
     test starts with empty rate-limit counters (and hint cache), as a new visitor would."""
-    cache.clear()
+    for cache in caches.all():
+        cache.clear()

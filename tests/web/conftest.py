@@ -6,7 +6,7 @@ from typing import Any
 import django_ratelimit.core
 import pytest
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import caches
 from django.test import Client
 
 from games import services
@@ -19,7 +19,8 @@ def fresh_cache(settings, tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Rate-limit counters, hints and markers live in the cache: every test starts empty,
     with this test's own solver lock files, and inside one rate-limit window (the limits'
     windows are fixed: a test crossing a window's end would see its counts reset)."""
-    cache.clear()
+    for cache in caches.all():
+        cache.clear()
     frozen = SimpleNamespace(time=lambda: 1_800_000_000.0)
     monkeypatch.setattr(django_ratelimit.core, "time", frozen)
     settings.SOLVER_LOCK_DIR = str(tmp_path / "solver-locks")

@@ -1,0 +1,23 @@
+"""The admin site: Django's, its log-in counted with the site's (``games.limits.LOGIN``).
+
+Each guess costs a password hash (some 0.7 s of a core), so an unlimited log-in form would
+let one client both guess staff passwords and keep every web worker busy hashing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin
+from django.http import HttpRequest, HttpResponse
+
+from games import limits
+
+
+class CastleAdminSite(admin.AdminSite):
+    def login(
+        self, request: HttpRequest, extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        wait = limits.over_limit(request, "login", limits.LOGIN)
+        if wait is not None:
+            return limits.too_many(request, wait)
+        return super().login(request, extra_context)

@@ -1,0 +1,106 @@
+"""The rate limits hold against a script that works around them: a flood of sessions, the
+admin's log-in, many IPv6 addresses, a forged forwarding header; and looking creates nothing."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.sessions.models import Session
+from django.core.cache import cache
+from django.test import Client, RequestFactory
+from django.urls import reverse
+
+from games.limits import client_ip
+from games.models import Game, Player
+
+
+def test_a_flood_of_cache_entries_does_not_reset_a_rate_limit(owner_client: Client) -> None:
+    """Sessions (and hints, markers) fill the default cache, a memory cache of 300 entries
+    per process: the counters used to be culled with them, and the limit started afresh."""
+    url = reverse("games:play", args=["citadel"])
+    for _ in range(30):
+        owner_client.get(url)
+    assert owner_client.get(url).status_code == 429
+
+    for index in range(2_000):  # what a few thousand fresh sessions do to the default cache
+        cache.set(f"flood:{index}", index)
+
+    assert owner_client.get(url).status_code == 429
+    assert Game.objects.count() == 30
+
+
+def test_the_admin_log_in_is_rate_limited_with_the_sites(client: Client, db: None) -> None:
+    url = reverse("admin:login")
+    for attempt in range(10):
+        response = client.post(url, {"username": "alice", "password": f"guess {attempt}"})
+        assert response.status_code == 200
+
+    response = client.post(url, {"username": "alice", "password": "guess 10"})
+
+    assert response.status_code == 429
+    assert int(response["Retry-After"]) >= 1
+    # The same account's guesses on the site's log-in count against the same limit.
+    site = client.post(reverse("games:login"), {"username": "alice", "password": "guess 11"})
+    assert site.status_code == 429
+
+
+def test_looking_at_the_profile_creates_no_player_and_no_session(db: None) -> None:
+    for _ in range(5):
+        response = Client().get(reverse("games:profile"))
+        assert response.status_code == 200
+        assert "Your profile" in response.text
+
+    assert Player.objects.count() == 0
+    assert Session.objects.count() == 0
+
+
+def test_saving_a_name_still_makes_the_player(client: Client, db: None) -> None:
+    response = client.post(reverse("games:profile"), {"display_name": "Ada"})
+
+    assert response.status_code == 302
+    assert Player.objects.get().display_name == "Ada"
+    assert "Ada" in client.get(reverse("games:profile")).text
+
+
+def test_names_cannot_be_claimed_by_the_hundred(db: None) -> None:
+    """Display names are unique and never expire: fresh sessions from one address may save
+    60 an hour."""
+    for index in range(60):
+        response = Client().post(reverse("games:profile"), {"display_name": f"squat{index:03}"})
+        assert response.status_code == 302
+
+    response = Client().post(reverse("games:profile"), {"display_name": "squat060"})
+
+    assert response.status_code == 429
+    assert not Player.objects.filter(display_name="squat060").exists()
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "same"),
+    [
+        ("2001:db8:1:2::1", "2001:db8:1:2:ffff:ffff:ffff:fffe", True),
+        ("2001:db8:1:2::1", "2001:db8:1:3::1", False),
+        ("::ffff:203.0.113.9", "203.0.113.9", True),
+        ("203.0.113.9", "203.0.113.10", False),
+    ],
+)
+def test_the_limits_count_an_ipv6_client_by_its_64_network(
+    first: str, second: str, same: bool
+) -> None:
+    factory = RequestFactory()
+    one = client_ip(factory.get("/", REMOTE_ADDR=first))
+    two = client_ip(factory.get("/", REMOTE_ADDR=second))
+
+    assert (one == two) is same
+
+
+def test_a_forwarded_list_counts_the_address_the_proxy_added(settings) -> None:
+    """A proxy that appends to ``X-Forwarded-For`` keeps what the client wrote before it."""
+    settings.CLIENT_IP_HEADER = "HTTP_X_FORWARDED_FOR"
+    factory = RequestFactory()
+
+    forged = [
+        client_ip(factory.get("/", HTTP_X_FORWARDED_FOR=f"10.9.9.{n}, 198.51.100.7"))
+        for n in range(5)
+    ]
+
+    assert forged == ["198.51.100.7"] * 5
