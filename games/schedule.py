@@ -14,6 +14,7 @@ import logging
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
+from django.contrib.sessions.models import Session
 from django.db.models import Q
 from django.tasks.base import TaskResultStatus
 from django.utils.module_loading import import_string
@@ -25,6 +26,7 @@ JOBS: tuple[str, ...] = (
     "games.pools.top_up",
     "games.daily_tasks.schedule_dailies",
     "games.schedule.prune_task_results",
+    "games.schedule.prune_sessions",
 )
 """Dotted paths of the scheduled jobs, in the order they run."""
 
@@ -67,4 +69,13 @@ def prune_task_results(now: datetime) -> int:
         | Q(status=TaskResultStatus.FAILED, finished_at__lte=now - KEEP_FAILED)
     )
     deleted, _ = old.delete()
+    return deleted
+
+
+def prune_sessions(now: datetime) -> int:
+    """Scheduled job: delete expired sessions, as Django's ``clearsessions`` command does (here
+    on the schedule's clock); how many. Sessions live in the database (``cached_db``) and
+    nothing else ever deletes one that simply ran out, so without this (or that command from
+    cron) the table only grows: every browser that started a game leaves one."""
+    deleted, _ = Session.objects.filter(expire_date__lt=now).delete()
     return deleted

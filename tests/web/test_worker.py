@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from django.contrib.sessions.models import Session
 from django.core.management import call_command
 from django.tasks import task
 from django.tasks.base import TaskResultStatus
@@ -96,3 +97,14 @@ def test_the_schedule_prunes_old_task_results() -> None:
     kept = {name for name, row in rows.items() if DBTaskResult.objects.filter(id=row.id).exists()}
     assert kept == {"fresh", "recent failure", "waiting", "running"}
     assert schedule.prune_task_results(now) == 0
+
+
+def test_the_schedule_prunes_expired_sessions() -> None:
+    """Nothing else deletes a session that ran out: the table would grow with every browser."""
+    now = datetime(2026, 11, 23, 12, tzinfo=UTC)
+    for key, expires in (("gone", now - timedelta(seconds=1)), ("alive", now + timedelta(days=1))):
+        Session.objects.create(session_key=key, session_data="", expire_date=expires)
+
+    assert "games.schedule.prune_sessions" in schedule.JOBS
+    assert schedule.prune_sessions(now) == 1
+    assert list(Session.objects.values_list("session_key", flat=True)) == ["alive"]
