@@ -222,6 +222,7 @@ SESSION_COOKIE_AGE = 60 * 60 * 24 * 400  # anonymous players keep their games fo
 # header that carries the client's address as Django's META key (``HTTP_X_REAL_IP``); the
 # proxy must set it (or strip a client's own).
 CLIENT_IP_HEADER = os.environ.get("CLIENT_IP_HEADER", "").strip()
+CSRF_FAILURE_VIEW = "castle_site.views.csrf_failure"
 RATELIMIT_USE_CACHE = "ratelimit"
 RATELIMIT_ENABLE = env_bool("RATELIMIT_ENABLE", default=True)
 

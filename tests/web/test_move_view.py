@@ -135,8 +135,14 @@ def test_missing_csrf_token_is_refused(
     client = client_for(player, enforce_csrf_checks=True)
 
     response = client.post(move_url(game), {"move": "t3-t6", "ply": "0"})
+    scripted = client.post(move_url(game), {"move": "t3-t6", "ply": "0"}, headers=HX)
 
     assert response.status_code == 403
+    # In the site's words and styles, not Django's page (whose inline style the CSP blocks).
+    assert "reload the page and try again" in response.text
+    assert "<style" not in response.text
+    assert scripted.status_code == 403 and scripted["HX-Retarget"] == "#status"
+    assert "reload the page and try again" in scripted.text
     assert stored_moves(game) == []
 
 
