@@ -17,6 +17,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import reswap, retarget
 from django_htmx.middleware import HtmxDetails
 
@@ -132,6 +133,7 @@ def play(request: HtmxHttpRequest, slug: str, deal: int | None = None) -> HttpRe
 
 
 @require_safe
+@vary_on_headers("HX-Request")  # a fragment for htmx, the page otherwise
 def game_page(request: HtmxHttpRequest, game_id: uuid.UUID) -> HttpResponse:
     game = get_object_or_404(Game, pk=game_id)
     if secret := _secret(request, game):
@@ -188,6 +190,7 @@ def autoplay(request: HtmxHttpRequest, game_id: uuid.UUID) -> HttpResponse:
 
 
 @require_safe
+@vary_on_headers("HX-Request")  # a fragment for htmx, the page otherwise
 def replay(request: HtmxHttpRequest, game_id: uuid.UUID) -> HttpResponse:
     """Step through a game's current line, read-only, for anyone with the link."""
     game = get_object_or_404(Game, pk=game_id)
@@ -307,6 +310,7 @@ def hint(request: HtmxHttpRequest, game_id: uuid.UUID) -> HttpResponse:
 
 @limits.rate_limited("analyse", *limits.ANALYSE)
 @require_safe
+@vary_on_headers("HX-Request")  # a fragment for htmx, the page otherwise
 def analyse(request: HtmxHttpRequest, game_id: uuid.UUID) -> HttpResponse:
     """Where the game was lost: the move after which it could no longer be won (owner only).
 
@@ -338,6 +342,7 @@ def _count_new_analysis(request: HtmxHttpRequest, game: Game) -> None:
 
 
 @require_safe
+@vary_on_headers("HX-Request")  # a fragment for htmx, the page otherwise
 def analysis(request: HtmxHttpRequest, game_id: uuid.UUID) -> HttpResponse:
     """The analysis as it stands (what "analysing…" polls); queues nothing."""
     game = get_object_or_404(Game, pk=game_id)

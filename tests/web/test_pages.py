@@ -174,3 +174,18 @@ def test_the_owners_clock_carries_what_it_needs_to_tick(
     assert '<time id="clock" datetime="PT95S">1:35</time>' in watched
     Game.objects.filter(pk=game.pk).update(status=Game.Status.WON)
     assert "data-cap" not in owner_client.get(game.get_absolute_url()).content.decode()
+
+
+@pytest.mark.parametrize("view", ["games:game", "games:replay"])
+def test_pages_that_answer_htmx_with_a_fragment_vary_on_its_header(
+    owner_client: Client, game: Game, view: str
+) -> None:
+    """The same URL gives the page or, to htmx, a fragment: a browser's cache (the back
+    button) or a proxy's must not serve one for the other."""
+    url = reverse(view, args=[game.pk])
+
+    page = owner_client.get(url)
+    fragment = owner_client.get(url, headers={"HX-Request": "true"})
+
+    assert "HX-Request" in page["Vary"] and "HX-Request" in fragment["Vary"]
+    assert len(fragment.content) < len(page.content)
