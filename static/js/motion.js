@@ -205,7 +205,8 @@
     if (!flights.length && state.won) cascade();
   }
 
-  /* The win: every foundation's cards leap off and bounce down the screen. */
+  /* The win: every foundation's cards leap off, one after another from its top, and bounce
+   * down the screen, behind the status (play.css): "You won!" and its links stay in sight. */
   function cascade() {
     var foundations = document.querySelectorAll("#board .pile.f");
     var height = window.innerHeight;
@@ -222,9 +223,15 @@
     });
     order.sort(function (a, b) { return a.k - b.k; });
     var step = order.length > 60 ? 45 : 75;
+    /* Laid out last first: the card that leaves next lies over the ones still waiting. */
+    for (var j = order.length - 1; j >= 0; j--) {
+      order[j].rect = order[j].top.getBoundingClientRect();
+      order[j].ghost = ghostOf(order[j].top, order[j].rect);
+      order[j].ghost.classList.add("falling");
+    }
     order.forEach(function (item, i) {
-      var rect = item.top.getBoundingClientRect();
-      var ghost = ghostOf(item.top, rect);
+      var rect = item.rect;
+      var ghost = item.ghost;
       ghost.firstChild.textContent = item.rank === 9 ? "10" : RANKS.charAt(item.rank);
       var frames = [];
       var x = 0, y = 0, vx = (Math.random() * 5 + 2) * (Math.random() < 0.5 ? -1 : 1), vy = -Math.random() * 8;
@@ -238,7 +245,6 @@
       }
       frames.push({ transform: "translate(" + x.toFixed(1) + "px," + y.toFixed(1) + "px)", opacity: 0 });
       var animation = ghost.animate(frames, { duration: 1600, delay: i * step, fill: "backwards" });
-      ghost.classList.add("falling");
       animations.push(animation);
       animation.onfinish = function () { ghost.remove(); };
     });

@@ -4,12 +4,15 @@
  * Play steps forward on its own at the chosen speed until the last move or Pause (Space
  * toggles it). Each step clicks the Next link, so playing is the same request as a click;
  * the next step waits for the swap, so a slow server only slows the replay down.
+ *
+ * The move list keeps the current move in its view: the list scrolls, never the page.
  */
 (function () {
   "use strict";
 
   var playing = false;
   var timer = null;
+  var seen = null; /* the move at the top of the list a step replaces, and where it was */
 
   function nav() {
     return document.querySelector("#replay .replay-nav");
@@ -38,6 +41,49 @@
     var select = label.querySelector("select");
     var chosen = sessionStorage.getItem("castle-replay-speed");
     if (chosen && select.querySelector('option[value="' + chosen + '"]')) select.value = chosen;
+  }
+
+  function moveList() {
+    return document.querySelector("#replay .move-list");
+  }
+
+  /* The top of the list's visible part, and the list's own moves (numbered from its start:
+   * a long game's list is a window around the current move). */
+  function viewTop(list) {
+    return list.getBoundingClientRect().top + list.clientTop;
+  }
+
+  function item(list, number) {
+    return list.children[number - list.start] || null;
+  }
+
+  /* Which move shows first in the list, and how far from the list's top. */
+  function firstSeen() {
+    var list = moveList();
+    if (!list) return null;
+    var top = viewTop(list);
+    for (var i = 0; i < list.children.length; i++) {
+      var box = list.children[i].getBoundingClientRect();
+      if (box.bottom > top) return { number: list.start + i, offset: box.top - top };
+    }
+    return null;
+  }
+
+  /* Scroll the list (never the page) as little as shows the current move whole, from where
+   * the list a step replaced stood: stepping moves it a line at a time. */
+  function reveal() {
+    var list = moveList();
+    if (!list) return;
+    var was = seen && item(list, seen.number);
+    if (was) list.scrollTop += was.getBoundingClientRect().top - viewTop(list) - seen.offset;
+    seen = null;
+    var current = list.querySelector('[aria-current="step"]');
+    if (!current) { list.scrollTop = 0; return; } /* before the first move */
+    var top = viewTop(list);
+    var bottom = top + list.clientHeight;
+    var box = current.getBoundingClientRect();
+    if (box.top < top) list.scrollTop -= top - box.top;
+    else if (box.bottom > bottom) list.scrollTop += Math.min(box.bottom - bottom, box.top - top);
   }
 
   function schedule() {
@@ -86,6 +132,11 @@
     schedule();
   });
 
+  document.addEventListener("htmx:beforeSwap", function () { seen = firstSeen(); });
+
+  document.addEventListener("htmx:afterSwap", reveal);
+  document.addEventListener("htmx:historyRestore", reveal);
+
   document.addEventListener("htmx:afterSettle", function (event) {
     if (!event.target.closest || !document.getElementById("replay")) return;
     render();
@@ -107,6 +158,11 @@
     a.click();
   });
 
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", render);
-  else render();
+  function ready() {
+    render();
+    reveal();
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);
+  else ready();
 })();

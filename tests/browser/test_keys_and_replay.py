@@ -1,12 +1,17 @@
-"""Undo from the keyboard (Z, U, Ctrl+Z) and a replay that plays itself."""
+"""Undo from the keyboard (Z, U, Ctrl+Z), and a replay that plays itself and keeps its move
+list on the current move."""
+
+from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from tests.browser.helpers import click_move
 
 pytestmark = pytest.mark.browser
+
+LINES = Path(__file__).parent / "lines"
 
 
 @pytest.mark.parametrize("key", ["z", "u", "Control+z"])
@@ -67,3 +72,69 @@ def test_the_replay_plays_and_pauses(page: Page, live_server: LiveServer) -> Non
     page.get_by_role("button", name="Pause").click()
     page.clock.run_for(5000)
     expect(ply).to_have_text("1")
+
+
+# Whether the list shows its current move whole; null before the first move.
+CURRENT_IN_VIEW = """list => {
+    const current = list.querySelector('[aria-current="step"]');
+    if (!current) return null;
+    const top = list.getBoundingClientRect().top + list.clientTop;
+    const box = current.getBoundingClientRect();
+    return box.top >= top - 0.5 && box.bottom <= top + list.clientHeight + 0.5;
+}"""
+
+# The number of the first move the list shows.
+FIRST_SEEN = """list => {
+    const top = list.getBoundingClientRect().top + list.clientTop;
+    const seen = [...list.children].findIndex(li => li.getBoundingClientRect().bottom > top);
+    return list.start + seen;
+}"""
+
+
+@pytest.mark.parametrize("screen", [(1280, 800), (375, 667)], ids=["laptop", "phone"])
+def test_the_move_list_keeps_the_current_move_in_sight(
+    browser: Browser, live_server: LiveServer, screen: tuple[int, int]
+) -> None:
+    width, height = screen
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    page.goto(live_server.url + "/import/")
+    page.get_by_label("Record").fill((LINES / "citadel-3.txt").read_text())
+    page.get_by_label("Replay it").check()
+    page.get_by_role("button", name="Import").click()
+    ply = page.get_by_test_id("replay-ply")
+    expect(ply).to_be_visible()
+    total = int(page.locator(".replay-nav .counter").inner_text().split()[-1])
+    assert total > 60  # more moves than the list holds at once
+    moves = page.locator("#replay .move-list")
+    replay = page.url.split("?")[0]
+
+    # Opened on its last move, then on one in the middle (the list itself scrolls: the page
+    # stays where it is).
+    expect(ply).to_have_text(str(total))
+    assert moves.evaluate(CURRENT_IN_VIEW)
+    page.goto(replay + "?ply=40")
+    assert moves.evaluate(CURRENT_IN_VIEW)
+    assert page.evaluate("window.scrollY") == 0
+
+    # Step back past the list's top edge, a move at a time: the list follows, without jumps.
+    first = moves.evaluate(FIRST_SEEN)
+    page.keyboard.press("ArrowLeft")
+    expect(ply).to_have_text("39")
+    assert moves.evaluate(CURRENT_IN_VIEW)
+    assert moves.evaluate(FIRST_SEEN) == first, "the list jumped for a move it showed"
+    for step in range(38, 9, -1):
+        page.keyboard.press("ArrowLeft")
+        expect(ply).to_have_text(str(step))
+        assert moves.evaluate(CURRENT_IN_VIEW), f"move {step} is out of the list's sight"
+
+    page.keyboard.press("Home")
+    expect(ply).to_have_text("0")
+    assert moves.evaluate("list => list.scrollTop") == 0
+    page.keyboard.press("End")
+    expect(ply).to_have_text(str(total))
+    assert moves.evaluate(CURRENT_IN_VIEW)
+    page.locator('.move-list a[href="?ply=20"]').click()
+    expect(ply).to_have_text("20")
+    assert moves.evaluate(CURRENT_IN_VIEW)
+    context.close()

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, FloatRect, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from games.models import Daily, Entry, Game, Player
@@ -242,10 +242,6 @@ def test_the_header_is_one_row_and_a_menu_on_the_phone(tab: Page, live_server: L
     tab.goto(live_server.url + "/play/citadel/3/")
     header = tab.locator("header.site").bounding_box()
     assert header is not None and header["height"] <= 56
-    controls = tab.locator("#controls").bounding_box()
-    button = tab.locator("#controls button").first.bounding_box()
-    assert controls is not None and button is not None
-    assert controls["height"] < 2 * button["height"], "the game controls wrap"
     mine = tab.get_by_role("link", name="My games", exact=True)
     if name_of(tab) == PHONE:
         expect(mine).to_be_hidden()
@@ -254,6 +250,27 @@ def test_the_header_is_one_row_and_a_menu_on_the_phone(tab: Page, live_server: L
     expect(mine).to_be_visible()
     mine.click()
     expect(tab.get_by_role("heading", level=1)).to_have_text("My games")
+
+
+@pytest.mark.parametrize("autoplay", ["on", "off"])
+def test_every_game_control_is_in_sight_on_one_row_or_two_on_the_phone(
+    tab: Page, live_server: LiveServer, autoplay: str
+) -> None:
+    tab.goto(live_server.url + f"/play/citadel/3/?autoplay={int(autoplay == 'on')}")
+    expect(tab.get_by_role("button", name=f"Auto-play {autoplay}")).to_be_visible()
+    shoot(tab, f"controls-autoplay-{autoplay}")
+
+    assert_no_sideways_scroll(tab)
+    controls = tab.locator("#controls")
+    assert controls.evaluate("el => el.scrollWidth <= el.clientWidth"), "the controls scroll"
+    width = tab.viewport_size["width"]  # type: ignore[index]
+    items = controls.locator("button, a")
+    boxes = [box for box in (item.bounding_box() for item in items.all()) if box]
+    assert len(boxes) == items.count() == 8
+    cut = [round(box["x"] + box["width"]) for box in boxes if box["x"] + box["width"] > width]
+    assert not cut, f"controls past the screen's edge at {cut}"
+    rows = len({round(box["y"]) for box in boxes})
+    assert rows <= 2 if name_of(tab) == PHONE else rows == 1
 
 
 @pytest.mark.parametrize("what", ["daily", "leaderboard", "archive"])
@@ -292,3 +309,63 @@ def test_player_pages_fit(tab: Page, live_server: LiveServer, what: str) -> None
         shoot(tab, what)
     assert_no_sideways_scroll(tab)
     assert_readable(tab, what)
+
+
+def overlap(a: FloatRect | None, b: FloatRect | None) -> bool:
+    assert a is not None and b is not None
+    return (
+        a["x"] < b["x"] + b["width"] - 1
+        and b["x"] < a["x"] + a["width"] - 1
+        and a["y"] < b["y"] + b["height"] - 1
+        and b["y"] < a["y"] + a["height"] - 1
+    )
+
+
+# Whether a press at the middle of the element lands on it: nothing covers it.
+REACHABLE = """el => {
+    const r = el.getBoundingClientRect();
+    return el.contains(document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2));
+}"""
+
+
+@pytest.mark.parametrize("size", list(SCREENS))
+def test_without_javascript_a_refused_move_leaves_cancel_in_reach(
+    browser: Browser, live_server: LiveServer, size: str
+) -> None:
+    width, height = SCREENS[size]
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, java_script_enabled=False
+    )
+    context.screen_name = size  # type: ignore[attr-defined]
+    page = context.new_page()
+    page.goto(live_server.url + "/play/beleaguered-castle/1/?autoplay=0")
+
+    click_move(page, "t3-f")  # the 8 of clubs, clicked again: it cannot go home
+
+    message = page.locator("#status .message")
+    line = page.locator("#board .hint-line")
+    expect(message).to_contain_text("no foundation takes 8♣")
+    expect(line).to_have_text("Choose where it goes, or cancel.")
+    check_board(page, "no-js-refused")
+    assert not overlap(message.bounding_box(), line.bounding_box()), "the message covers the line"
+    cancel = line.get_by_role("link", name="cancel")
+    assert cancel.evaluate(REACHABLE), "something covers cancel"
+    assert message.evaluate(REACHABLE), "something covers the message"
+    cancel.click()
+    expect(line).to_have_count(0)
+    expect(page.locator("#board .pile.selected")).to_have_count(0)
+    context.close()
+
+
+def test_home_fits_with_a_game_to_continue(tab: Page, live_server: LiveServer) -> None:
+    tab.goto(live_server.url + "/play/streets-and-alleys/2/?autoplay=1")
+    expect(tab.locator("#move-count")).to_have_text("1")
+
+    tab.goto(live_server.url + "/")
+
+    resume = tab.locator(".resume a")
+    expect(resume).to_have_text("Continue Streets and Alleys, deal 2 (1 move)")
+    shoot(tab, "home-continue")
+    assert_no_sideways_scroll(tab)
+    box = resume.bounding_box()
+    assert box is not None and box["x"] + box["width"] <= tab.viewport_size["width"]  # type: ignore[index]

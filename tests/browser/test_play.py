@@ -268,3 +268,60 @@ def test_a_run_carried_over_to_its_new_pile_leaves_the_board_a_new_page_draws(
     click_move(page, RUN_LINE[-1])
     expect(moves_counter(page)).to_have_text(str(len(RUN_LINE)))
     assert Game.objects.get().moves.filter(undone=False).count() == len(RUN_LINE)
+
+
+# For about a second of the win's cascade, sampled every frame: which of the panel's heading
+# and links a cascade card lies over (each card taken as solid for the test: they ignore the
+# pointer), and the most cards falling at once.
+UNDER_THE_CASCADE = """async () => {
+    const panel = document.querySelector("#status .panel.win");
+    const parts = [panel.querySelector("h2"), ...panel.querySelectorAll("a")];
+    const covered = new Set();
+    let most = 0;
+    const start = performance.now();
+    while (performance.now() - start < 1200) {
+        const falling = [...document.querySelectorAll(".ghost.falling")];
+        most = Math.max(most, falling.length);
+        falling.forEach((card) => { card.style.pointerEvents = "auto"; });
+        for (const part of parts) {
+            const box = part.getBoundingClientRect();
+            for (const fx of [.1, .5, .9]) {
+                const x = box.left + box.width * fx, y = box.top + box.height / 2;
+                const hit = document.elementFromPoint(x, y);
+                if (hit && hit.closest(".ghost")) covered.add(part.textContent.trim());
+            }
+        }
+        falling.forEach((card) => { card.style.pointerEvents = ""; });
+        await new Promise(requestAnimationFrame);
+    }
+    return { covered: [...covered], most };
+}"""
+
+
+@pytest.mark.parametrize("screen", [(1366, 768), (375, 667)], ids=["laptop", "phone"])
+def test_the_win_cascade_falls_behind_you_won_and_its_links(
+    browser: Browser, live_server: LiveServer, screen: tuple[int, int]
+) -> None:
+    _, moves = split_record((LINES / "citadel-3.txt").read_text())
+    width, height = screen
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    page.goto(live_server.url + "/import/")
+    page.get_by_label("Record").fill(f"game: citadel\ndeal: 3\n{' '.join(moves[:-1])}\n")
+    page.get_by_label("Continue it as my game").check()
+    page.get_by_role("button", name="Import").click()
+    expect(moves_counter(page)).to_have_text(str(len(moves) - 1))
+
+    click_move(page, moves[-1])
+
+    panel = page.locator("#status .panel.win")
+    expect(panel.get_by_role("heading")).to_have_text("You won!")
+    expect(page.locator(".ghost.falling").first).to_be_attached()
+    seen = page.evaluate(UNDER_THE_CASCADE)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"play-{width}-win-cascade.png"))
+    assert seen["most"] >= 20, "the cascade celebrates the win"
+    assert seen["covered"] == [], "cascade cards over the panel"
+    panel.get_by_role("link", name="Watch the replay").click()
+    expect(page.get_by_test_id("replay-ply")).to_have_text(str(len(moves)))
+    context.close()

@@ -31,6 +31,17 @@ def test_home_offers_to_continue_the_latest_unfinished_game(
     assert "Continue" in body
 
 
+@pytest.mark.parametrize(("ply", "words"), [(0, "(0 moves)"), (1, "(1 move)"), (2, "(2 moves)")])
+def test_the_game_to_continue_counts_its_moves_in_words(
+    owner_client: Client, game: Game, ply: int, words: str
+) -> None:
+    Game.objects.filter(pk=game.pk).update(ply=ply)
+
+    body = owner_client.get("/").content.decode()
+
+    assert f"Beleaguered Castle, {game.deal_label} {words}</a>" in body
+
+
 @pytest.mark.parametrize("slug", [*GAMES, "beleaguered-fortress"])
 def test_every_game_has_a_rules_page(client: Client, slug: str) -> None:
     assert client.get(reverse("games:rules", args=[slug])).status_code == 200
