@@ -1,7 +1,18 @@
 from collections import Counter
 from typing import Any
 
+import pytest
+from django.core.cache import caches
+
 from .helpers import OUTCOMES, REQUESTS, STATUSES
+
+
+@pytest.fixture(autouse=True)
+def fresh_caches() -> None:
+    """Every test starts with empty rate-limit counters (their cache keeps 200,000, so one
+    test's sign-ups would otherwise count against the next test's)."""
+    for cache in caches.all():
+        cache.clear()
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
