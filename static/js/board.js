@@ -21,10 +21,14 @@
  * is taken over here (so no form is ever submitted natively from swapped content), and
  * one request is in flight at a time, so a move is never sent twice or against a stale
  * position. Clicks on the board while a move is on its way act once its answer is in, in
- * order, on the card or pile they were aimed at; if that card has moved meanwhile, they
- * and those after them are dropped. Clicks on the controls meanwhile are ignored (a double
- * click on Undo takes back one move). Answers are elements that replace the ones with their
- * id (templates/games/move_response.html); static/js/motion.js animates what they played.
+ * order, as they would on the answer's board: on the card they were aimed at (the card
+ * that move uncovers too) or on the pile (an empty one too); if a card they were aimed at
+ * has gone or been covered meanwhile, they and those after them are dropped. Clicks on
+ * the controls meanwhile are ignored: a double click on Undo takes back one move when its
+ * second click lands while the first one's request is on its way, and two moves when the
+ * first answer is in before the second click. Answers are elements that replace the ones
+ * with their id (templates/games/move_response.html); static/js/motion.js animates what
+ * they played.
  */
 (function () {
   "use strict";
@@ -265,6 +269,11 @@
     });
     var form = document.querySelector("#controls form");
     if (form && form.elements.ply) form.elements.ply.value = play().dataset.ply;
+    /* What the task worker is still deciding (Analyse's "analysing…") looks again by
+       itself, as the verdict badge does (static/js/verdict.js): this page has no htmx. */
+    parts.forEach(function (el) {
+      if (el.dataset.pollUrl && window.CastleLookAgain) window.CastleLookAgain(el);
+    });
     restoreFocus(focus);
     if (lift && !moved) lift.back();
     if (before) window.CastleMotion.after(before);
@@ -381,19 +390,21 @@
 
   /* A click on the board while a request is in flight, kept to act on its answer. It is
      kept as what the player saw under the pointer, in terms that outlive the answer's
-     redraw: a pile, and a card by its face. A card in flight (its copy gliding to its
-     pile, the card itself unseen) is seen where its glide ends, on its new pile; a
-     keyboard's click (no pointer) is on the focused card. */
+     redraw: a pile, and a card by its face, usable then or not. A card in flight (its copy
+     gliding to its pile, the card itself unseen) is seen where its glide ends, on its new
+     pile; the card it uncovers is seen at once, though its button waits for the answer to
+     be enabled; a keyboard's click (no pointer) is on the focused card. */
   function later(event, el, area) {
     if (queued.length >= QUEUED_MAX) return;
     var keyboard = event.detail === 0;
     var seen = keyboard && el
-      ? { pile: pileOf(el), card: el }
+      ? { pile: pileOf(el), card: el.classList.contains("card") ? el : null }
       : seenAt(event.clientX, event.clientY);
     if (!seen || !seen.pile) return;
     queued.push({
       pile: seen.pile.dataset.pile,
       face: seen.card ? seen.card.textContent : null,
+      covered: !!seen.card && seen.card.disabled,
       keyboard: keyboard,
     });
   }
@@ -411,33 +422,57 @@
     for (var j = 0; j < under.length; j++) {
       var pile = pileOf(under[j]);
       if (!pile) continue;
-      /* The pile itself, or a covered card (a phone's column): the pile, as a destination. */
-      if (under[j].tagName !== "BUTTON" || under[j].disabled) return { pile: pile, card: null };
-      if (!under[j].classList.contains("leaving")) return { pile: pile, card: under[j] };
+      /* A usable card is hit where it shows, raised over the next one or not; on the pile
+         itself, or on a leaving card, the card that shows is one the hit cannot find. */
+      var card = under[j].closest(".card");
+      if (card && !card.classList.contains("leaving")) return { pile: pile, card: card };
+      return { pile: pile, card: shownAt(pile, x, y) };
+    }
+    return null;
+  }
+
+  /* The card of `pile` that shows at (x, y), found by the cards' boxes: the last one there
+     (each covers those before it), leaving ones aside (unseen while their copies glide).
+     The point's elements leave out every disabled card (castle.css lets a press through a
+     covered card to its pile), and so the card a move in flight uncovers, enabled only by
+     its answer. An empty pile's slot is no card: a click there is on the pile. */
+  function shownAt(pile, x, y) {
+    for (var el = pile.lastElementChild; el; el = el.previousElementSibling) {
+      if (!el.classList.contains("card") || el.classList.contains("leaving")) continue;
+      var box = el.getBoundingClientRect();
+      if (x >= box.left && x < box.right && y >= box.top && y < box.bottom) return el;
     }
     return null;
   }
 
   /* The kept clicks, in order, until one sends a request (the rest wait for its answer) or
-     one's card is no longer where it was (it and the rest are dropped). */
+     one is aimed at a position that did not come (it and the rest are dropped). Each acts
+     as it would on the answer's board: on its card if the card is usable there (a covered
+     one uncovered meanwhile too); on the pile, as a destination, if the click was on the
+     pile or a covered card still in it; and not at all if a card it was on has gone or
+     is covered now, or if a pile click finds no card selected. */
   function catchUp() {
     while (queued.length && !busy) {
       var aimed = queued.shift();
       var pile = pileEl(aimed.pile);
-      var card = pile && aimed.face !== null ? faceIn(pile, aimed.face) : null;
-      if (!pile || (aimed.face === null ? !selection : !card)) {
+      var card = pile && aimed.face !== null ? faceIn(pile, aimed.face, false) : null;
+      var onPile = pile && !card && (aimed.face === null ||
+        (aimed.covered && faceIn(pile, aimed.face, true) !== null));
+      if (card) cardClick(card, aimed.keyboard);
+      else if (onPile && selection) pileClick(pile);
+      else {
         queued = [];
         return;
       }
-      if (card) cardClick(card, aimed.keyboard);
-      else pileClick(pile);
     }
   }
 
-  /* The pile's uppermost usable button with that face (a card, or an empty pile's slot). */
-  function faceIn(pile, face) {
+  /* The pile's uppermost card with that face: a usable one, or with `any`, covered or not. */
+  function faceIn(pile, face, any) {
     for (var el = pile.lastElementChild; el; el = el.previousElementSibling) {
-      if (el.tagName === "BUTTON" && !el.disabled && el.textContent === face) return el;
+      if (el.classList.contains("card") && (any || !el.disabled) && el.textContent === face) {
+        return el;
+      }
     }
     return null;
   }

@@ -1,28 +1,47 @@
-// The deal's verdict badge (#verdict) while the task worker decides the deal: look again
-// after the delay the server names, put its answer in place, and stop when it names none
-// (a decided verdict, or enough looks: the next page load shows it). No htmx on this page.
+// What the task worker is still deciding, shown in place until it is done: the deal's
+// verdict badge (#verdict), and an analysis under way (#status, put in by board.js's
+// Analyse). Look again after the delay the element names, put the answer's element of the
+// same id in its place, and stop when it names none, or once it has left the page (a move
+// replaced the status). The server counts the badge's looks (?poll=N) and names each next
+// delay; an analysis names all of its delays at once (data-poll-delays, growing, one a
+// look), counted here: then "Check again", or the next page load, shows the answer.
+// No htmx on this page.
 (() => {
   "use strict";
 
-  function lookAgain(badge) {
-    const url = badge.dataset.pollUrl;
-    const delay = Number(badge.dataset.pollDelay);
+  function lookAgain(part, looks = 0) {
+    const url = part.dataset.pollUrl;
+    const delays = part.dataset.pollDelays;
+    const delay = Number(delays ? delays.split(" ")[looks] : part.dataset.pollDelay);
     if (!url || !delay) return;
     window.setTimeout(async () => {
+      if (!part.isConnected) return;
+      let fresh = null;
       try {
-        const response = await fetch(url, { credentials: "same-origin" });
-        if (!response.ok) return;
+        // The partial, as htmx would ask for it: a plain request gets the whole page.
+        const response = await fetch(url, {
+          credentials: "same-origin",
+          headers: { "HX-Request": "true" },
+        });
         const holder = document.createElement("template");
-        holder.innerHTML = (await response.text()).trim();
-        const fresh = holder.content.getElementById("verdict");
-        if (!fresh || !badge.isConnected) return;
-        badge.replaceWith(fresh);
-        lookAgain(fresh);
+        if (response.ok) holder.innerHTML = (await response.text()).trim();
+        fresh = holder.content.getElementById(part.id);
       } catch {
-        // Offline or the server is away: the next page load shows the verdict.
+        // Offline or the server is away: as for an error.
+      }
+      if (!part.isConnected) return;
+      if (fresh) {
+        part.replaceWith(fresh);
+        lookAgain(fresh, looks + 1);
+      } else if (delays) {
+        // A look that failed (a deploy, a busy database): an analysis looks again as planned.
+        // The badge, whose next delay comes in the answer, waits for the next page load.
+        lookAgain(part, looks + 1);
       }
     }, delay * 1000);
   }
+
+  window.CastleLookAgain = (part) => lookAgain(part);
 
   const badge = document.getElementById("verdict");
   if (badge) lookAgain(badge);

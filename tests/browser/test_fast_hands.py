@@ -733,3 +733,156 @@ def test_on_a_phone_each_pile_shows_the_name_hints_give_it(
         assert content == f'"{side[0].upper()}" counter({side}) / ""'
     hinted = page.locator("#board .pile.hint-to")
     expect(hinted).to_have_attribute("aria-label", re.compile(r"^right pile 4, hinted"))
+
+
+def middle(card: Locator) -> tuple[float, float]:
+    """The middle of ``card``, covered or not: where a player clicks a card that shows whole."""
+    box = card.bounding_box()
+    assert box
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+@pytest.mark.parametrize(
+    ("latency", "gap"),
+    [(0, 0), (80, 0), (80, 30), (80, 60)],
+    ids=["localhost-0ms", "latency-80ms-0ms", "latency-80ms-30ms", "latency-80ms-60ms"],
+)
+def test_the_card_a_move_uncovers_plays_while_that_move_is_in_flight(
+    page: Page, live_server: LiveServer, watch: Watch, hold: Hold, latency: int, gap: int
+) -> None:
+    """Citadel deal 3: the four of clubs from left pile 1 onto the five of hearts, then at
+    once the three of clubs it uncovers (shown whole while the four glides away, though its
+    button waits for the answer to be enabled) up to its foundation: the commonest quick
+    pair of moves, both from one pile. The first answer is held until the four clicks are
+    in (over 80 ms it comes some 80-100 ms after the second click: a slow machine could
+    let it in before the third)."""
+    slow_network(page, latency)
+    url = start(page, live_server, watch, "/play/citadel/3/?autoplay=0")
+    held = hold("**/moves")
+    three = run_card(page, "t1", 2)
+    expect(three).to_have_accessible_name(re.compile("^Three of clubs"))
+    points = [centre(page, "t1"), centre(page, "t4"), middle(three), centre(page, "f1")]
+
+    for point in points:
+        page.mouse.click(*point)
+        page.wait_for_timeout(gap)
+    assert len(arrived(page, held)) == 1
+    held[0].continue_()
+    assert len(arrived(page, held, count=2)) == 2
+    held[1].continue_()
+
+    expect(page.locator("#move-count")).to_have_text("2")
+    expect(top_card(page, "f1")).to_have_accessible_name(re.compile("^Three of clubs"))
+    expect(page.locator("#board .picked")).to_have_count(0)
+    assert stored(Game.objects.get()) == [("t1-t4", False), ("t1-f1", False)]
+    assert watch.requests == ["POST moves", "POST moves"]
+    still_in_the_game(page, url, watch)
+
+
+def test_a_card_uncovered_in_flight_then_its_destination_after_the_answer_both_play(
+    page: Page, live_server: LiveServer, watch: Watch, hold: Hold
+) -> None:
+    """Citadel deal 3 again: the three of clubs is clicked while the four's move is on its
+    way, its destination (the four, landed on left pile 4) once the answer is in. The three
+    goes onto the four; the four is never picked up instead."""
+    slow_network(page, 80)
+    url = start(page, live_server, watch, "/play/citadel/3/?autoplay=0")
+    held = hold("**/moves")
+
+    page.mouse.click(*centre(page, "t1"))
+    page.mouse.click(*centre(page, "t4"))
+    page.mouse.click(*middle(run_card(page, "t1", 2)))  # the three, under the gliding four
+    assert len(arrived(page, held)) == 1
+    held[0].continue_()
+    expect(page.locator("#move-count")).to_have_text("1")
+    page.mouse.click(*centre(page, "t4"))  # the four of clubs, where it landed
+    assert len(arrived(page, held, count=2)) == 2
+    held[1].continue_()
+
+    expect(page.locator("#move-count")).to_have_text("2")
+    expect(top_card(page, "t4")).to_have_accessible_name(re.compile("^Three of clubs"))
+    expect(page.locator("#board .picked")).to_have_count(0)
+    assert stored(Game.objects.get()) == [("t1-t4", False), ("t1-t4", False)]
+    assert watch.requests == ["POST moves", "POST moves"]
+    still_in_the_game(page, url, watch)
+
+
+@pytest.mark.parametrize("gap", [0, 30])
+@pytest.mark.parametrize(
+    ("path", "before", "first", "then"),
+    [
+        ("/play/fortress/2/?autoplay=0", [], ("t1", "t6"), ("t2", "f2")),
+        ("/play/streets-and-alleys/2/?autoplay=0", [], ("t8", "t6"), ("t1", "f4")),
+        ("/play/exiled-kings/41/?autoplay=0", [("t3", "t1")], ("t5", "t4"), ("t6", "t3")),
+    ],
+    ids=["fortress-foundation", "streets-and-alleys-foundation", "exiled-kings-space"],
+)
+def test_a_click_on_an_empty_pile_while_a_move_is_in_flight_plays_once_it_lands(
+    page: Page,
+    live_server: LiveServer,
+    watch: Watch,
+    hold: Hold,
+    path: str,
+    before: list[tuple[str, str]],
+    first: tuple[str, str],
+    then: tuple[str, str],
+    gap: int,
+) -> None:
+    """A move to a tableau pile, then at once a card and its empty pile: an ace to its empty
+    foundation (Fortress deal 2, Streets and Alleys deal 2), a king to the space that Exiled
+    Kings deal 41's first move leaves (left pile 3's only card onto left pile 1: only a king
+    fills it, so it is no destination for the first move's card). An empty pile is a
+    disabled button until a selected card may go there: the click must still count, for the
+    card picked before it."""
+    slow_network(page, 80)
+    url = start(page, live_server, watch, path)
+    for move in before:
+        for pile in move:
+            top_card(page, pile).click()
+    expect(page.locator("#move-count")).to_have_text(str(len(before)))
+    watch.requests.clear()
+    held = hold("**/moves")  # the first answer, until the four clicks are in
+    expect(top_card(page, then[1])).to_have_class("slot")
+    points = [centre(page, pile) for pile in (*first, *then)]
+
+    for point in points:
+        page.mouse.click(*point)
+        page.wait_for_timeout(gap)
+    assert len(arrived(page, held)) == 1
+    held[0].continue_()
+    assert len(arrived(page, held, count=2)) == 2
+    held[1].continue_()
+
+    expect(page.locator("#move-count")).to_have_text(str(len(before) + 2))
+    expect(page.locator("#board .picked")).to_have_count(0)
+    moves = [*before, first, then]
+    assert stored(Game.objects.get()) == [("-".join(move), False) for move in moves]
+    assert watch.requests == ["POST moves", "POST moves"]
+    still_in_the_game(page, url, watch)
+
+
+def test_a_double_click_on_undo_whose_second_click_follows_the_first_answer_undoes_two(
+    page: Page, live_server: LiveServer, watch: Watch
+) -> None:
+    """What board.js's header says: only a second click landing while the first undo is on
+    its way is ignored (test_fast_second_clicks_and_double_clicks_act_once_each); one that
+    lands after its answer is a click like any other."""
+    slow_network(page, 80)
+    url = start(page, live_server, watch, "/play/beleaguered-castle/1/?autoplay=0")
+    counter = page.locator("#move-count")
+    for played, move in enumerate((("t3", "t6"), ("t4", "t3")), start=1):
+        for pile in move:
+            page.mouse.click(*centre(page, pile))
+        expect(counter).to_have_text(str(played))
+    undo = middle(page.get_by_role("button", name="Undo"))
+
+    page.mouse.click(*undo)
+    expect(counter).to_have_text("1")  # the first click's answer is in
+    page.mouse.move(*undo)
+    page.mouse.down(click_count=2)  # the same double click's second click (detail 2)
+    page.mouse.up(click_count=2)
+
+    expect(counter).to_have_text("0")
+    assert stored(Game.objects.get()) == [("t3-t6", True), ("t4-t3", True)]
+    assert watch.requests.count("POST undo") == 2
+    still_in_the_game(page, url, watch)
