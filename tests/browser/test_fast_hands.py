@@ -742,6 +742,27 @@ def middle(card: Locator) -> tuple[float, float]:
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
 
+def click_with_the_first_answer_held(
+    page: Page, held: list[Route], points: list[tuple[float, float]], gap: int
+) -> None:
+    """Click ``points`` ``gap`` ms apart while the first move's answer is held (so every
+    click lands while it is on its way), then let each answer through as it comes."""
+    for point in points:
+        page.mouse.click(*point)
+        page.wait_for_timeout(gap)
+    assert len(arrived(page, held)) == 1
+    held[0].continue_()
+    assert len(arrived(page, held, count=2)) == 2
+    held[1].continue_()
+
+
+def two_moves_and_nothing_picked(page: Page, url: str, watch: Watch) -> None:
+    """The clicks made two moves, one request each, and left no card picked up."""
+    expect(page.locator("#board .picked")).to_have_count(0)
+    assert watch.requests == ["POST moves", "POST moves"]
+    still_in_the_game(page, url, watch)
+
+
 @pytest.mark.parametrize(
     ("latency", "gap"),
     [(0, 0), (80, 0), (80, 30), (80, 60)],
@@ -763,20 +784,12 @@ def test_the_card_a_move_uncovers_plays_while_that_move_is_in_flight(
     expect(three).to_have_accessible_name(re.compile("^Three of clubs"))
     points = [centre(page, "t1"), centre(page, "t4"), middle(three), centre(page, "f1")]
 
-    for point in points:
-        page.mouse.click(*point)
-        page.wait_for_timeout(gap)
-    assert len(arrived(page, held)) == 1
-    held[0].continue_()
-    assert len(arrived(page, held, count=2)) == 2
-    held[1].continue_()
+    click_with_the_first_answer_held(page, held, points, gap)
 
     expect(page.locator("#move-count")).to_have_text("2")
     expect(top_card(page, "f1")).to_have_accessible_name(re.compile("^Three of clubs"))
-    expect(page.locator("#board .picked")).to_have_count(0)
     assert stored(Game.objects.get()) == [("t1-t4", False), ("t1-f1", False)]
-    assert watch.requests == ["POST moves", "POST moves"]
-    still_in_the_game(page, url, watch)
+    two_moves_and_nothing_picked(page, url, watch)
 
 
 def test_a_card_uncovered_in_flight_then_its_destination_after_the_answer_both_play(
@@ -801,10 +814,8 @@ def test_a_card_uncovered_in_flight_then_its_destination_after_the_answer_both_p
 
     expect(page.locator("#move-count")).to_have_text("2")
     expect(top_card(page, "t4")).to_have_accessible_name(re.compile("^Three of clubs"))
-    expect(page.locator("#board .picked")).to_have_count(0)
     assert stored(Game.objects.get()) == [("t1-t4", False), ("t1-t4", False)]
-    assert watch.requests == ["POST moves", "POST moves"]
-    still_in_the_game(page, url, watch)
+    two_moves_and_nothing_picked(page, url, watch)
 
 
 @pytest.mark.parametrize("gap", [0, 30])
@@ -845,20 +856,12 @@ def test_a_click_on_an_empty_pile_while_a_move_is_in_flight_plays_once_it_lands(
     expect(top_card(page, then[1])).to_have_class("slot")
     points = [centre(page, pile) for pile in (*first, *then)]
 
-    for point in points:
-        page.mouse.click(*point)
-        page.wait_for_timeout(gap)
-    assert len(arrived(page, held)) == 1
-    held[0].continue_()
-    assert len(arrived(page, held, count=2)) == 2
-    held[1].continue_()
+    click_with_the_first_answer_held(page, held, points, gap)
 
     expect(page.locator("#move-count")).to_have_text(str(len(before) + 2))
-    expect(page.locator("#board .picked")).to_have_count(0)
     moves = [*before, first, then]
     assert stored(Game.objects.get()) == [("-".join(move), False) for move in moves]
-    assert watch.requests == ["POST moves", "POST moves"]
-    still_in_the_game(page, url, watch)
+    two_moves_and_nothing_picked(page, url, watch)
 
 
 def test_a_double_click_on_undo_whose_second_click_follows_the_first_answer_undoes_two(

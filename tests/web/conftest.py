@@ -10,8 +10,10 @@ from django.core.cache import caches
 from django.test import Client
 
 from games import services
-from games.models import Game, Player
+from games.models import Daily, Game, Player
 from games.players import SESSION_KEY
+
+from .dailies import DAY, make_daily, utc_now
 
 
 @pytest.fixture(autouse=True)
@@ -85,3 +87,15 @@ def stored_moves() -> Callable[[Game], list[tuple[int, str, bool, bool]]]:
         return list(game.moves.order_by("ply").values_list("ply", "notation", "auto", "undone"))
 
     return rows
+
+
+@pytest.fixture
+def daily(db: None) -> Daily:
+    """Citadel deal 3 as the daily of a past day (``dailies.DAY``)."""
+    return make_daily(DAY)
+
+
+@pytest.fixture
+def live(db: None) -> Daily:
+    """Today's Citadel daily: its day is live."""
+    return make_daily(utc_now().date())

@@ -11,31 +11,12 @@ from games import daily as dailies
 from games import leaderboard, services
 from games.models import Daily, Entry, Game, Player
 from games.players import player_adopt
-from tests.web.test_daily import (
-    DAY,
-    LINE,
-    NOON,
-    PASSWORD,
-    client_of,
-    make_daily,
-    midnight,
-    utc_now,
-    win,
-)
+
+from .dailies import DAY, LINE, NOON, PASSWORD, midnight, utc_now
+from .test_daily import client_of, win
 
 HX = {"HX-Request": "true"}
 KEPT = "A daily game is your one try at that day's deal: it stays"
-
-
-@pytest.fixture
-def daily(db: None) -> Daily:
-    return make_daily(DAY)
-
-
-@pytest.fixture
-def live(db: None) -> Daily:
-    """Today's Citadel daily: its day is live."""
-    return make_daily(utc_now().date())
 
 
 @pytest.fixture
