@@ -27,7 +27,7 @@ from games.presentation import (
 )
 from games.rules import Board, Move
 from games.rules.solver import Hint
-from games.services import IDLE_CAP, Outcome, opening_ply
+from games.services import IDLE_CAP, Outcome, takes_back
 
 Page = dict[str, Any]
 """A template context: what the game page's template and its partials read."""
@@ -52,7 +52,7 @@ def game_page(
     owner = viewer is not None and viewer == game.owner_id
     won = board.is_won()
     # A won game is over: nothing to undo, redo or restart.
-    can_undo, can_restart = _takes_back(game, board) if owner and not won else (False, False)
+    can_undo, can_restart = takes_back(game, board) if owner and not won else (False, False)
     page: Page = {
         "game": game,
         "rules": game.rules,
@@ -145,26 +145,6 @@ def after_conflict(
     page["changed"] = list(page["view"].piles.values())
     page["whole_counter"] = True
     return page
-
-
-def _takes_back(game: Game, board: Board) -> tuple[bool, bool]:
-    """Whether Undo and Restart would each be taken now, decided as ``services.game_undo``
-    and ``services.game_restart`` decide (tests/web/test_game_controls.py holds them to it).
-
-    Undo takes back a restart, or the last player move: the auto-play that opened the game
-    is none. Restart goes back to that opening, or to the deal when the player made the
-    opening's moves by hand. Past the opening some move is the player's (auto-play plays
-    only the opening, or after a player's move), so only a game standing exactly at its
-    opening asks its rows which it was: a move's answer, nearly always past it, asks nothing.
-    """
-    restarted = game.restart_ply is not None and board.ply < game.restart_ply
-    opening = opening_ply(game, board)
-    if board.ply == 0:
-        return restarted, False
-    if board.ply > opening:
-        return True, True
-    by_hand = game.moves.filter(undone=False, auto=False).exists()
-    return restarted or by_hand, by_hand
 
 
 def _daily_ending(game: Game, now: datetime) -> dict[str, object]:

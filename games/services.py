@@ -13,7 +13,7 @@ import functools
 import threading
 import uuid
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -249,6 +249,27 @@ def opening_ply(game: Game, board: Board) -> int:
     return len(opening) if tuple(m.notation() for m in line) == opening else 0
 
 
+def takes_back(game: Game, board: Board) -> tuple[bool, bool]:
+    """Whether Undo and Restart would each be taken now, decided as :func:`game_undo` and
+    :func:`game_restart` decide (the page's buttons; tests/web/test_game_controls.py holds
+    them to it).
+
+    Undo takes back a restart, or the last player move: the auto-play that opened the game
+    is none. Restart goes back to that opening, or to the deal when the player made the
+    opening's moves by hand. Past the opening some move is the player's (auto-play plays
+    only the opening, or after a player's move), so only a game standing exactly at its
+    opening asks its rows which it was: a move's answer, nearly always past it, asks nothing.
+    """
+    restarted = game.restart_ply is not None and board.ply < game.restart_ply
+    opening = opening_ply(game, board)
+    if board.ply == 0:
+        return restarted, False
+    if board.ply > opening:
+        return True, True
+    by_hand = game.moves.filter(undone=False, auto=False).exists()
+    return restarted or by_hand, by_hand
+
+
 def game_undo(
     *, game_id: uuid.UUID, player_id: PlayerId, expected_ply: int | None, now: datetime
 ) -> Outcome:
@@ -457,12 +478,15 @@ def game_hint(
     return game, board, answer, solved
 
 
-def game_analyse(*, game: Game, now: datetime) -> tuple[list[str], solver_jobs.AnalysisState]:
-    """Where the game's current line was lost: done, or queued for the task worker.
+def game_analyse(
+    *, game: Game, now: datetime, wait_for_new: Callable[[], int | None] = lambda: None
+) -> tuple[list[str], solver_jobs.AnalysisState]:
+    """Where the game's current line was lost: done, or queued for the task worker
+    (``wait_for_new``: the client's limit on new analyses, ``solver_jobs.analysis_request``).
 
     On a daily game, asking counts as a hint (once per line of play)."""
     line = game_line(game)
-    state = solver_jobs.analysis_request(game=game, line=line, now=now)
+    state = solver_jobs.analysis_request(game=game, line=line, now=now, wait_for_new=wait_for_new)
     if state.counted and game.daily_id is not None:
         Game.objects.filter(pk=game.pk).update(hints=F("hints") + 1)
     return line, state

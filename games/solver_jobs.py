@@ -169,28 +169,31 @@ def analysis_key(game: Game, line: Sequence[str]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def analysis_is_new(*, game: Game, line: Sequence[str]) -> bool:
-    """Whether asking for ``line``'s analysis would queue a new one (nobody asked for it
-    yet): what a client's limit on new analyses counts. Raises ``SolverBusy`` first, as
-    ``analysis_request`` would, while this player's previous analysis is still pending, so
-    that asking again while waiting costs the client nothing."""
-    key = analysis_key(game, line)
-    if Analysis.objects.filter(key=key).exists():
-        return False
-    _check_player(game.owner_id, key)
-    return True
-
-
-def analysis_request(*, game: Game, line: Sequence[str], now: datetime) -> AnalysisState:
+def analysis_request(
+    *,
+    game: Game,
+    line: Sequence[str],
+    now: datetime,
+    wait_for_new: Callable[[], int | None] = lambda: None,
+) -> AnalysisState:
     """The analysis of ``line`` from the game's deal: done, or queued (exactly once, and
     again only if its worker died).
 
     A new analysis is refused (``SolverBusy``) while this player's previous one is still
     pending, or while ``MAX_PENDING_ANALYSES`` wait for the worker: the queue stays short
-    enough for everyone's answer (and the dailies) to come in time. (The analyse view
-    counts a new one against the client's limit first: ``analysis_is_new``.)"""
+    enough for everyone's answer (and the dailies) to come in time. Before the queue's room,
+    ``wait_for_new`` counts a new one against the client's limit (the analyse view's:
+    ``limits.NEW_ANALYSIS``) and says how long to wait when over it; asking again while
+    one's last analysis runs is refused before it counts."""
     key = analysis_key(game, line)
     if not Analysis.objects.filter(key=key).exists():
+        _check_player(game.owner_id, key)
+        if (wait := wait_for_new()) is not None:
+            raise SolverBusy(
+                f"You asked for many analyses in a short time: please wait {wait} seconds"
+                " and try again.",
+                wait,
+            )
         _check_room(game.owner_id, key, now)
     row, created = Analysis.objects.get_or_create(key=key, defaults={"requested_at": now})
     if created:

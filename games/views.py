@@ -320,25 +320,14 @@ def analyse(request: HtmxHttpRequest, game_id: uuid.UUID) -> HttpResponse:
     if not _owns(request, game):
         return _refused(request, game_id, "Only the player of this game can analyse it", status=403)
     try:
-        _count_new_analysis(request, game)
-        line, state = services.game_analyse(game=game, now=timezone.now())
+        line, state = services.game_analyse(
+            game=game,
+            now=timezone.now(),
+            wait_for_new=lambda: limits.over_limit(request, "new-analysis", limits.NEW_ANALYSIS),
+        )
     except solver_jobs.SolverBusy as error:
         return limits.too_many(request, error.retry_after, str(error))
     return _analysis(request, game, line, state)
-
-
-def _count_new_analysis(request: HtmxHttpRequest, game: Game) -> None:
-    """Count an analysis nobody asked for yet against the client's limit
-    (``limits.NEW_ANALYSIS``); ``SolverBusy`` over it (or while the player's last one runs)."""
-    if not solver_jobs.analysis_is_new(game=game, line=services.game_line(game)):
-        return
-    wait = limits.over_limit(request, "new-analysis", limits.NEW_ANALYSIS)
-    if wait is not None:
-        raise solver_jobs.SolverBusy(
-            f"You asked for many analyses in a short time: please wait {wait} seconds and "
-            "try again.",
-            wait,
-        )
 
 
 @require_safe
