@@ -32,6 +32,7 @@ from games.presentation import (
     layout_preview,
     move_list,
     parse_selection,
+    pile_words,
 )
 from games.rules import (
     GAMES,
@@ -441,8 +442,10 @@ def _refused(
     status: int,
     selected: str | None = None,
 ) -> HttpResponse:
-    """The board stays as it was; the player reads why."""
+    """The board stays as it was; the player reads why, with its piles named as the board
+    shows them."""
     game = get_object_or_404(Game, pk=game_id)
+    reason = pile_words(game.rules, reason)
     if not request.htmx and secrecy_refusal(game, session_player_id(request), now=timezone.now()):
         # someone else's live daily game: the reason, never its position
         return render(request, "games/error.html", {"message": reason}, status=status)

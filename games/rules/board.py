@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Final
 
 from .building import rank_word
-from .cards import CARD_BY_CODE, CARD_TEXT_BY_CODE, Card, next_rank
+from .cards import CARD_BY_CODE, CARD_TEXT_BY_CODE, SUIT_NAMES, Card, next_rank
 from .deals import Layout, check_deal_number, deal
 from .errors import IllegalMove, NotationError
 from .moves import Move
@@ -369,8 +369,8 @@ class Board:
         card = move.card if move.card is not None else self._top(source, move)
         targets = self._pos.wants().get(card, [])
         if len(targets) != 1:
-            where = "no foundation takes" if not targets else "more than one foundation takes"
-            raise IllegalMove(move.notation(), f"{move.notation()!r}: {where} {card}")
+            where = "No foundation takes" if not targets else "More than one foundation takes"
+            raise IllegalMove(move.notation(), f"{where} {card}")
         return Move(move.source, self.book.piles[targets[0]].name, move.card)
 
     def foundation_for(self, source: str) -> Move | None:
@@ -507,7 +507,7 @@ class Board:
         name = book.piles[target].name
         pile = self._pos.cards(target)
         if card.suit != spec.suit:
-            return f"{name} is {spec.describe()}: {card} cannot go there"
+            return f"Only {SUIT_NAMES[spec.suit]} go to {name}, not {card}"
         if len(pile) == 13:
             return f"{name} is complete"
         if not pile:

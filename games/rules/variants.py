@@ -18,7 +18,7 @@ from .building import (
     OtherSuitDown,
     SameSuitUpOrDown,
 )
-from .cards import ACE, CLUBS, DIAMONDS, HEARTS, KING, SPADES, SUIT_NAMES
+from .cards import ACE, CLUBS, DIAMONDS, HEARTS, KING, SPADES
 from .errors import RulesError, UnknownGame
 
 TAKE_BACK = "take-back"
@@ -39,11 +39,6 @@ class FoundationRule:
     first_rank: int | None = ACE
     dealt: bool = False
     wrap: bool = False
-
-    def describe(self) -> str:
-        return f"the {SUIT_NAMES[self.suit]} foundation" + (
-            " (descending)" if self.step < 0 else ""
-        )
 
 
 @dataclass(frozen=True)

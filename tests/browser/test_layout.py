@@ -344,7 +344,7 @@ def test_without_javascript_a_refused_move_leaves_cancel_in_reach(
 
     message = page.locator("#status .message")
     line = page.locator("#board .hint-line")
-    expect(message).to_contain_text("no foundation takes 8♣")
+    expect(message).to_contain_text("No foundation takes 8♣")
     expect(line).to_have_text("Choose where it goes, or cancel.")
     check_board(page, "no-js-refused")
     assert not overlap(message.bounding_box(), line.bounding_box()), "the message covers the line"

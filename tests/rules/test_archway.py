@@ -93,7 +93,7 @@ def test_a_card_that_fits_two_foundations_gives_two_distinct_moves(archway: Boar
 
     assert notations(moves) == ["r:2H-f3", "r:2H-f7"]
     assert moves[0] != moves[1]
-    with pytest.raises(IllegalMove, match="more than one foundation takes 2H"):
+    with pytest.raises(IllegalMove, match=r"^More than one foundation takes 2H$"):
         archway.parse_move("r:2H-f")
 
 

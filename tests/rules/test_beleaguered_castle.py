@@ -100,7 +100,7 @@ def test_a_card_may_not_move_onto_its_own_pile(castle: Board) -> None:
 
 
 def test_foundations_build_up_by_suit_from_the_ace(castle: Board) -> None:
-    assert refusal(castle, "t5-f2") == "f2 is the diamonds foundation: 2C cannot go there"
+    assert refusal(castle, "t5-f2") == "Only diamonds go to f2, not 2C"
     assert refusal(castle, "t3-f3") == "f3 takes 2H next, not 4H"
 
     castle.play("t5-f1")

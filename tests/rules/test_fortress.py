@@ -96,7 +96,7 @@ def test_foundation_builds_up_by_suit(fortress: Board) -> None:
     fortress.play("t9-f1")
 
     assert [str(card) for card in fortress.pile("f1")] == ["AC", "2C", "3C"]
-    assert refusal(fortress, "t3-f1") == "f1 is the clubs foundation: 5H cannot go there"
+    assert refusal(fortress, "t3-f1") == "Only clubs go to f1, not 5H"
 
 
 def test_foundation_ends_at_the_king() -> None:

@@ -115,7 +115,7 @@ def test_short_foundation_target_resolves_to_the_one_foundation_that_takes_the_c
 def test_short_foundation_target_is_refused_when_no_foundation_takes_the_card(
     castle: Board,
 ) -> None:
-    with pytest.raises(IllegalMove, match="no foundation takes 5H"):
+    with pytest.raises(IllegalMove, match=r"^No foundation takes 5H$"):
         castle.parse_move("t2-f")
 
 
@@ -126,7 +126,7 @@ def test_short_foundation_target_is_refused_when_two_foundations_take_the_card()
         fill=("t2", "t3", "t4"),
     )
 
-    with pytest.raises(IllegalMove, match="more than one foundation takes 2H"):
+    with pytest.raises(IllegalMove, match=r"^More than one foundation takes 2H$"):
         board.parse_move("t1-f")
 
 

@@ -59,6 +59,25 @@ def test_illegal_move_is_explained_with_422_and_changes_nothing(
 
 
 @pytest.mark.parametrize(
+    ("move", "reason"),
+    [
+        ("t7-f1", "Only clubs go to the clubs foundation, not 2♥"),
+        ("t1-f", "No foundation takes 6♣"),
+    ],
+)
+def test_a_refusal_names_piles_as_the_board_does(
+    owner_client: Client, game: Game, move: str, reason: str
+) -> None:
+    """The engine says ``f1`` (the notation); the player reads the board's words."""
+    response = owner_client.post(move_url(game), {"move": move, "ply": "0"}, headers=HX)
+
+    assert response.status_code == 422
+    message = re.search(r'<p class="message">([^<]*)</p>', response.content.decode())
+    assert message is not None
+    assert message.group(1) == reason
+
+
+@pytest.mark.parametrize(
     "data",
     [
         {"move": "zz", "ply": "0"},
