@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
@@ -316,7 +316,7 @@ def analyse(request: HtmxHttpRequest, game_id: uuid.UUID) -> HttpResponse:
     """Where the game was lost: the move after which it could no longer be won (owner only).
 
     The search runs in the task worker; until it is done the answer is "analysing…", which
-    htmx polls and a plain page refreshes."""
+    looks again by itself (``ANALYSIS_LOOKS``)."""
     game = get_object_or_404(Game, pk=game_id)
     if not _owns(request, game):
         return _refused(request, game_id, "Only the player of this game can analyse it", status=403)
@@ -328,26 +328,49 @@ def analyse(request: HtmxHttpRequest, game_id: uuid.UUID) -> HttpResponse:
         )
     except solver_jobs.SolverBusy as error:
         return limits.too_many(request, error.retry_after, str(error))
-    return _analysis(request, game, line, state)
+    return _analysis(request, game, line, state, look=0)
+
+
+ANALYSIS_LOOKS: Final = (1, 1, 2, 3, 5, 8, 13, 21, 30)
+"""Seconds between an unfinished analysis's looks at itself, one a look, growing (a worker
+that is away is not asked every second for ever); then "Check again" is the player's. The
+page's script (static/js/verdict.js) counts them; a page without JavaScript refreshes
+itself with the next look's number (``?look=N``)."""
 
 
 @require_safe
 @vary_on_headers("HX-Request")  # a fragment for htmx, the page otherwise
 def analysis(request: HtmxHttpRequest, game_id: uuid.UUID) -> HttpResponse:
-    """The analysis as it stands (what "analysing…" polls); queues nothing."""
+    """The analysis as it stands (what "analysing…" looks at); queues nothing."""
     game = get_object_or_404(Game, pk=game_id)
     if not _owns(request, game):
         return _refused(request, game_id, "Only the player of this game can analyse it", status=403)
+    look = request.GET.get("look", "0")
+    if not (look.isascii() and look.isdecimal() and len(look) <= 2):
+        return _bad_request(request, "A look is counted from 0.")
     line = services.game_line(game)
-    return _analysis(request, game, line, solver_jobs.analysis_state(game=game, line=line))
+    state = solver_jobs.analysis_state(game=game, line=line)
+    return _analysis(request, game, line, state, look=int(look))
 
 
 def _analysis(
-    request: HtmxHttpRequest, game: Game, line: list[str], state: solver_jobs.AnalysisState
+    request: HtmxHttpRequest,
+    game: Game,
+    line: list[str],
+    state: solver_jobs.AnalysisState,
+    *,
+    look: int,
 ) -> HttpResponse:
     if not state.done:
         template = "games/analysis.html" + ("#analysing" if request.htmx else "")
-        return render(request, template, {"game": game, "done": False})
+        context = {
+            "game": game,
+            "done": False,
+            "looks": " ".join(map(str, ANALYSIS_LOOKS)),
+            "refresh": ANALYSIS_LOOKS[look] if look < len(ANALYSIS_LOOKS) else None,
+            "next_look": look + 1,
+        }
+        return render(request, template, context)
     message = analysis_message(line, state.ply)
     context = {"message": message, "game": game, "ply": state.ply, "error": False, "done": True}
     template = "games/game.html#status" if request.htmx else "games/analysis.html"

@@ -5,7 +5,8 @@
 // replaced the status). The server counts the badge's looks (?poll=N) and names each next
 // delay; an analysis names all of its delays at once (data-poll-delays, growing, one a
 // look), counted here: then "Check again", or the next page load, shows the answer.
-// No htmx on this page.
+// The analysis page starts its own looks; the game page's start with board.js's Analyse.
+// No htmx on these pages.
 (() => {
   "use strict";
 
@@ -45,4 +46,6 @@
 
   const badge = document.getElementById("verdict");
   if (badge) lookAgain(badge);
+  const analysing = document.querySelector("#status[data-poll-delays]");
+  if (analysing) lookAgain(analysing);
 })();

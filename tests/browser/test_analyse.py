@@ -91,14 +91,18 @@ def test_on_the_game_page_the_analysis_fills_in_by_itself(
     assert list(game.moves.values_list("notation", "undone")) == [("t5-t1", False)]
 
 
-def test_on_the_game_page_the_analysis_looks_again_less_and_less_often_then_stops(
-    page: Page, live_server: LiveServer
+@pytest.mark.parametrize("where", ["game page", "analysis page"])
+def test_the_analysis_looks_again_less_and_less_often_then_stops(
+    page: Page, live_server: LiveServer, where: str
 ) -> None:
     """No worker answers here: the looks come further and further apart, then stop
-    ("Check again" stays for the player). The page's clock is Playwright's, run a second at
-    a time; each look's answer is waited for, as it sets the next look's timer."""
+    ("Check again" stays for the player), on the game page (Analyse) and on the analysis's
+    own page (the stuck game's link without the board script, or a reload). The page's
+    clock is Playwright's, run a second at a time; each look's answer is waited for, as it
+    sets the next look's timer."""
     page.clock.install()
     play_into_a_corner(page, live_server)
+    game_url = page.url
     looks: list[str] = []
     answered: list[str] = []
     page.on("request", lambda r: looks.append(r.url) if r.url.endswith("/analysis") else None)
@@ -106,12 +110,16 @@ def test_on_the_game_page_the_analysis_looks_again_less_and_less_often_then_stop
         "requestfinished",
         lambda r: answered.append(r.url) if r.url.endswith("/analysis") else None,
     )
-    page.get_by_role("link", name="Analyse: where was it lost?").click()
+    if where == "game page":
+        page.get_by_role("link", name="Analyse: where was it lost?").click()
+    else:
+        page.goto(game_url + "analyse")
     expect(page.locator("#status")).to_contain_text("Analysing…")
 
     waits: list[int] = []
     idle = 0
-    while idle < 120:  # two minutes without a look: it has stopped
+    # Two minutes without a look: it has stopped. Looks that never stop end at 30.
+    while idle < 120 and len(waits) < 30:
         seen = len(looks)
         page.clock.run_for(1000)
         page.wait_for_timeout(20)
@@ -131,7 +139,7 @@ def test_on_the_game_page_the_analysis_looks_again_less_and_less_often_then_stop
     assert waits[-1] >= 10 * waits[0], waits
     expect(page.locator("#status")).to_contain_text("Analysing…")
     expect(page.get_by_role("link", name="Check again")).to_be_visible()
-    assert page.url.endswith("/") and "/analysis" not in page.url
+    assert page.url == (game_url if where == "game page" else game_url + "analyse")
 
 
 def test_without_javascript_the_analysis_page_refreshes_until_done(

@@ -1,4 +1,5 @@
 import os
+import re
 import subprocess
 import sys
 import time
@@ -183,7 +184,7 @@ def test_analyse_says_analysing_then_fills_in(
 
     assert solver_calls == []  # nothing ran inside the request
     assert "Analysing…" in response.text
-    assert f'hx-get="{reverse("games:analysis", args=[game.pk])}"' in response.text
+    assert f'data-poll-url="{reverse("games:analysis", args=[game.pk])}"' in response.text
     plain = owner_client.get(reverse("games:analysis", args=[game.pk]))
     assert '<meta http-equiv="refresh"' in plain.text  # JavaScript off: the page refreshes
 
@@ -244,6 +245,34 @@ def test_a_dead_workers_analysis_is_queued_again(owner_client: Client, game: Gam
     owner_client.get(reverse("games:analyse", args=[game.pk]))
 
     assert DBTaskResult.objects.count() == 2
+
+
+def test_without_javascript_an_unfinished_analysis_refreshes_less_and_less_often_then_stops(
+    owner_client: Client, game: Game
+) -> None:
+    """No worker runs here: each refresh names the next look, further apart, until the
+    player's "Check again" is all that is left."""
+    owner_client.get(reverse("games:analyse", args=[game.pk]))
+    url = reverse("games:analysis", args=[game.pk])
+    refresh = re.compile(r'<meta http-equiv="refresh" content="(\d+); url=([^"]+)">')
+
+    waits, page = [], owner_client.get(url)
+    while found := refresh.search(page.text):
+        waits.append(int(found[1]))
+        page = owner_client.get(found[2])
+        assert page.status_code == 200 and "Analysing…" in page.text
+
+    assert waits == [1, 1, 2, 3, 5, 8, 13, 21, 30]
+    assert "Check again" in page.text
+
+
+@pytest.mark.parametrize("look", ["x", "-1", "1e3", "100", "٣"])
+def test_a_look_that_is_not_a_count_is_refused(owner_client: Client, game: Game, look: str) -> None:
+    owner_client.get(reverse("games:analyse", args=[game.pk]))
+
+    page = owner_client.get(reverse("games:analysis", args=[game.pk]), {"look": look})
+
+    assert page.status_code == 400
 
 
 def test_hint_and_analyse_on_a_daily_game_both_count_as_hints(
