@@ -1,5 +1,5 @@
 """What the task worker keeps ready before anyone asks (dailies days ahead, pools of deals)
-and what it tidies (its own old task results).
+and what it tidies (its own old task results, expired sessions, games nobody played).
 
 Each job is a ``job(now)`` function named by its dotted path in ``JOBS``. The worker
 (``manage.py worker``) calls every job when it starts and then every
@@ -13,12 +13,17 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.contrib.sessions.models import Session
-from django.db.models import Q
+from django.core.cache import cache
+from django.db import transaction
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.tasks.base import TaskResultStatus
 from django.utils.module_loading import import_string
 from django_tasks_db.models import DBTaskResult
+
+from games.models import Entry, Game, PlayedMove, Player
 
 logger = logging.getLogger(__name__)
 
@@ -27,6 +32,7 @@ JOBS: tuple[str, ...] = (
     "games.daily_tasks.schedule_dailies",
     "games.schedule.prune_task_results",
     "games.schedule.prune_sessions",
+    "games.schedule.prune_abandoned_games",
 )
 """Dotted paths of the scheduled jobs, in the order they run."""
 
@@ -34,6 +40,14 @@ KEEP_SUCCESSFUL = timedelta(days=1)
 """How long the worker's successful task results are kept."""
 KEEP_FAILED = timedelta(days=7)
 """How long its failed ones are kept (their tracebacks, to read)."""
+KEEP_UNPLAYED = timedelta(days=30)
+"""How long an anonymous player's game nobody played is kept after its last change, and an
+anonymous player left with nothing after it was created."""
+PRUNE_EVERY = timedelta(hours=1)
+"""How often ``prune_abandoned_games`` runs."""
+PRUNE_BATCH = 500
+"""Rows one transaction of ``prune_abandoned_games`` deletes at most: the locks it holds stay
+short, and the primary keys it sends stay within every SQLite build's 999 parameters."""
 
 
 def jobs() -> list[Callable[[datetime], object]]:
@@ -79,3 +93,79 @@ def prune_sessions(now: datetime) -> int:
     cron) the table only grows: every browser that started a game leaves one."""
     deleted, _ = Session.objects.filter(expire_date__lt=now).delete()
     return deleted
+
+
+def prune_abandoned_games(now: datetime) -> int:
+    """Scheduled job: ``delete_abandoned_games`` once an hour (``PRUNE_EVERY``), not at every
+    tick: it reads the games and players tables through. The last run is marked in the
+    default cache, which the workers of several servers share through Redis; a cache that
+    forgets (a restart) only runs it sooner, which an idempotent job allows."""
+    if not cache.add("schedule:prune_abandoned_games", now.isoformat(), PRUNE_EVERY.total_seconds()):
+        return 0
+    return delete_abandoned_games(now)
+
+
+def delete_abandoned_games(now: datetime) -> int:
+    """Delete anonymous players' games nobody played, then anonymous players left with
+    nothing, once untouched for ``KEEP_UNPLAYED``; how many games (the players and the
+    opening's move rows that go with them are not counted).
+
+    New game is a GET (``/play/<game>/``, a shareable link) that creates a game row, and a
+    player row for a session without one: a client without cookies, or anyone clicking New
+    game over and over, leaves rows that nothing else ever deletes (sessions are pruned,
+    their players and games were not). The rate limit bounds how fast they come, not how
+    many there are.
+
+    A game goes when its player never made a move in it: no move row of their own (the
+    safe foundation moves auto-play makes when a game starts are stored as rows marked
+    ``auto``, so rows alone do not mean play; the test is the one ``stats.player_stats``
+    counts a game played by) and no undo (switching auto-play on after an undo drops the
+    undone rows: ``players._merge_dailies``). Such a game holds only its deal, which the
+    same deal link deals again. Kept, however old: every game of a player with an account
+    (an account is how a player keeps games), a daily game (the player's one try at that day's
+    deal), a game with a leaderboard entry. A player goes when it has no account, no display
+    name (leaderboards may have shown it), no game and no entry, and was created before
+    ``KEEP_UNPLAYED``; a session still naming it then has no player yet
+    (``players.known_player``), as on a first visit. Its preferences go with it.
+
+    Each batch locks its rows and checks them again as it deletes them: a move racing the
+    job keeps its game or finds it gone (a conflict, as after Delete), and a game started
+    by a player being deleted keeps its player or fails to save; none is left orphaned.
+    """
+    cutoff = now - KEEP_UNPLAYED
+    own_move = PlayedMove.objects.filter(game=OuterRef("pk"), auto=False)
+    unplayed = Game.objects.filter(
+        ~Exists(own_move),
+        ~Exists(Entry.objects.filter(game=OuterRef("pk"))),
+        owner__user=None,
+        daily=None,
+        undos=0,
+        updated_at__lt=cutoff,
+    )
+    games = _delete_in_batches(unplayed)
+    empty = Player.objects.filter(
+        ~Exists(Game.objects.filter(owner=OuterRef("pk"))),
+        ~Exists(Entry.objects.filter(player=OuterRef("pk"))),
+        user=None,
+        display_name="",
+        created_at__lt=cutoff,
+    )
+    _delete_in_batches(empty)
+    return games
+
+
+def _delete_in_batches(doomed: QuerySet[Any]) -> int:
+    """Delete the rows of ``doomed`` (and their cascade), ``PRUNE_BATCH`` at a time; how many
+    of ``doomed``'s own model. Each batch is locked, then deleted by the same query again in
+    its transaction: a row that changed in between is no longer doomed and stays."""
+    label = doomed.model._meta.label
+    total = 0
+    while True:
+        with transaction.atomic():
+            locked = doomed.select_for_update(of=("self",)).order_by()
+            batch = list(locked.values_list("pk", flat=True)[:PRUNE_BATCH])
+            _, per_model = doomed.filter(pk__in=batch).delete()
+        deleted = per_model.get(label, 0)
+        total += deleted
+        if len(batch) < PRUNE_BATCH or not deleted:
+            return total

@@ -1,0 +1,269 @@
+"""The schedule deletes what nobody played: anonymous games without a move of their player's,
+then anonymous players left with nothing (``games.schedule.prune_abandoned_games``).
+
+Every test has one game or player that must go, so a job that deleted nothing fails it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.cache import cache
+from django.test import Client
+from django.urls import reverse
+
+from games import schedule, services
+from games.models import Daily, Entry, Game, PlayedMove, Player
+from games.players import SESSION_KEY
+
+pytestmark = pytest.mark.django_db
+
+OLD = schedule.KEEP_UNPLAYED + timedelta(minutes=1)
+RECENT = schedule.KEEP_UNPLAYED - timedelta(minutes=1)
+
+Start = Callable[..., Game]
+
+
+@pytest.fixture
+def untouched(now: datetime) -> Callable[..., None]:
+    """Dates a game's last change (and its player's creation) ``ago`` before ``now``: both are
+    automatic fields, set to the real clock when written."""
+
+    def date(game: Game, ago: timedelta = OLD) -> None:
+        Game.objects.filter(pk=game.pk).update(created_at=now - ago, updated_at=now - ago)
+        Player.objects.filter(pk=game.owner_id).update(created_at=now - ago)
+
+    return date
+
+
+@pytest.fixture
+def start(now: datetime) -> Start:
+    """A new game of Beleaguered Castle deal 1 (t3-t6 is legal; with auto-play on, the opening
+    plays t7-f3), by a new anonymous player unless one is given."""
+
+    def new(
+        player: Player | None = None,
+        *,
+        slug: str = "beleaguered-castle",
+        deal: int = 1,
+        autoplay: bool = False,
+        daily: Daily | None = None,
+    ) -> Game:
+        player = player or Player.objects.create()
+        return services.game_start(
+            player=player, slug=slug, deal=deal, autoplay=autoplay, daily=daily, now=now
+        )
+
+    return new
+
+
+@pytest.fixture
+def abandoned(start: Start, untouched: Callable[..., None]) -> Game:
+    """An anonymous player's game opened and never played, untouched for longer than kept."""
+    game = start()
+    untouched(game)
+    return game
+
+
+def gone(row: Game | Player) -> bool:
+    return not type(row).objects.filter(pk=row.pk).exists()
+
+
+def play(game: Game, move: str, now: datetime) -> None:
+    services.game_play_move(
+        game_id=game.pk, player_id=game.owner_id, move=move, expected_ply=None, now=now
+    )
+
+
+def test_an_old_unplayed_anonymous_game_goes_with_its_player(abandoned: Game, now) -> None:
+    assert "games.schedule.prune_abandoned_games" in schedule.JOBS
+    assert schedule.delete_abandoned_games(now) == 1
+    assert gone(abandoned)
+    assert gone(abandoned.owner)
+
+
+def test_the_job_runs_once_an_hour(start: Start, untouched, now) -> None:
+    """It reads the games table through: the ticks of the next hour skip it."""
+    first, second = start(), start()
+    untouched(first)
+    assert schedule.prune_abandoned_games(now) == 1
+    untouched(second)
+
+    assert schedule.prune_abandoned_games(now + timedelta(minutes=59)) == 0
+    assert not gone(second)
+    cache.clear()  # as an hour later
+    assert schedule.prune_abandoned_games(now + schedule.PRUNE_EVERY) == 1
+    assert gone(second)
+
+
+def test_the_opening_auto_play_is_no_move_of_the_player(start: Start, untouched, now) -> None:
+    """Starting with auto-play on stores the opening's safe moves as rows marked ``auto``: the
+    player still never moved, and the rows go with the game."""
+    game = start(autoplay=True)
+    assert list(game.moves.values_list("notation", "auto")) == [("t7-f3", True)]
+    untouched(game)
+
+    assert schedule.delete_abandoned_games(now) == 1
+    assert gone(game)
+    assert not PlayedMove.objects.exists()
+
+
+def test_an_old_player_that_never_had_a_game_goes(now) -> None:
+    player = Player.objects.create()
+    Player.objects.filter(pk=player.pk).update(created_at=now - OLD)
+
+    assert schedule.delete_abandoned_games(now) == 0  # games deleted: none
+    assert gone(player)
+
+
+def one_move(game: Game, now: datetime, daily: Daily) -> None:
+    play(game, "t3-t6", now)
+
+
+def a_move_undone(game: Game, now: datetime, daily: Daily) -> None:
+    play(game, "t3-t6", now)
+    services.game_undo(game_id=game.pk, player_id=game.owner_id, expected_ply=None, now=now)
+
+
+def an_undo_whose_rows_auto_play_dropped(game: Game, now: datetime, daily: Daily) -> None:
+    a_move_undone(game, now, daily)
+    services.game_set_autoplay(game_id=game.pk, player_id=game.owner_id, on=True, now=now)
+    assert not game.moves.filter(auto=False).exists()  # only the undo says it was played
+
+
+def an_entry(game: Game, now: datetime, daily: Daily) -> None:
+    """Only a daily game wins an entry: this one, of no daily, holds the entry check apart
+    from the daily check."""
+    Entry.objects.create(
+        daily=daily, player=game.owner, game=game, moves=1, elapsed=timedelta(), finished_at=now
+    )
+
+
+@pytest.mark.parametrize(
+    "kept_by", [one_move, a_move_undone, an_undo_whose_rows_auto_play_dropped, an_entry]
+)
+def test_an_old_game_stays_once_played_or_with_an_entry(
+    kept_by: Callable[[Game, datetime, Daily], None],
+    abandoned: Game,
+    start: Start,
+    untouched,
+    daily: Daily,
+    now,
+) -> None:
+    game = start()
+    kept_by(game, now, daily)
+    untouched(game)
+
+    assert schedule.delete_abandoned_games(now) == 1
+    assert gone(abandoned)
+    assert not gone(game)
+    assert not gone(game.owner)
+
+
+def test_an_old_daily_game_stays_unplayed(
+    abandoned: Game, start: Start, untouched, daily: Daily, now
+) -> None:
+    """The player's one try at the day's deal: deleting it would deal them another."""
+    game = start(slug="citadel", deal=3, daily=daily)
+    untouched(game)
+
+    assert schedule.delete_abandoned_games(now) == 1
+    assert gone(abandoned)
+    assert not gone(game)
+
+
+def test_a_recent_unplayed_game_stays(abandoned: Game, start: Start, untouched, now) -> None:
+    game = start()
+    untouched(game, RECENT)
+
+    assert schedule.delete_abandoned_games(now) == 1
+    assert gone(abandoned)
+    assert not gone(game)
+    assert not gone(game.owner)
+
+
+def test_an_account_keeps_its_old_unplayed_games(
+    abandoned: Game, start: Start, untouched, now
+) -> None:
+    account = Player.objects.create(user=User.objects.create_user("ada"))
+    game = start(account)
+    untouched(game)
+
+    assert schedule.delete_abandoned_games(now) == 1
+    assert gone(abandoned)
+    assert not gone(game)
+
+
+@pytest.mark.parametrize(
+    ("fields", "ago"),
+    [
+        pytest.param(dict, RECENT, id="created recently"),
+        pytest.param(lambda: {"display_name": "Ada"}, OLD, id="named"),
+        pytest.param(lambda: {"user": User.objects.create_user("ada")}, OLD, id="account"),
+    ],
+)
+def test_a_player_without_games_stays_while_recent_named_or_with_an_account(
+    fields: Callable[[], dict[str, Any]], ago: timedelta, abandoned: Game, now
+) -> None:
+    player = Player.objects.create(**fields())
+    Player.objects.filter(pk=player.pk).update(created_at=now - ago)
+
+    assert schedule.delete_abandoned_games(now) == 1
+    assert gone(abandoned.owner)
+    assert not gone(player)
+
+
+def test_a_second_run_deletes_nothing(
+    abandoned: Game, start: Start, untouched, daily: Daily, now
+) -> None:
+    played = start()
+    one_move(played, now, daily)
+    for game in (played, start(autoplay=True), start(slug="citadel", deal=3, daily=daily)):
+        untouched(game)
+
+    def rows() -> tuple[int, int, int]:
+        return Game.objects.count(), Player.objects.count(), PlayedMove.objects.count()
+
+    assert schedule.delete_abandoned_games(now) == 2
+    left = rows()
+    assert schedule.delete_abandoned_games(now) == 0
+    assert rows() == left
+
+
+def test_pruning_deletes_batch_after_batch_until_none_is_left(
+    monkeypatch: pytest.MonkeyPatch, start: Start, untouched, now
+) -> None:
+    monkeypatch.setattr(schedule, "PRUNE_BATCH", 2)
+    player = Player.objects.create()
+    for deal in range(1, 6):
+        untouched(start(player, deal=deal))
+
+    assert schedule.delete_abandoned_games(now) == 5
+    assert not Game.objects.exists()
+    assert gone(player)
+
+
+def test_a_session_naming_a_pruned_player_is_a_first_visit(client: Client, now) -> None:
+    """The cookie outlives the player (sessions last 400 days): the id it names is simply no
+    player, and the next game makes a new one."""
+    url = reverse("games:play_deal", args=["beleaguered-castle", 1]) + "?autoplay=0"
+    first = client.get(url)
+    assert first.status_code == 302
+    pruned = Player.objects.get(pk=client.session[SESSION_KEY])
+    Game.objects.update(updated_at=now - OLD)
+    Player.objects.update(created_at=now - OLD)
+    assert schedule.delete_abandoned_games(now) == 1
+    assert gone(pruned)
+
+    for page in ("games:home", "games:my_games", "games:stats", "games:profile"):
+        assert client.get(reverse(page)).status_code == 200, page
+    again = client.get(url)
+
+    assert again.status_code == 302
+    game = Game.objects.get()
+    assert again["Location"] == game.get_absolute_url()
+    assert game.owner_id != pruned.pk
+    assert client.session[SESSION_KEY] == str(game.owner_id)
