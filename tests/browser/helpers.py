@@ -1,6 +1,6 @@
 """How a player moves a card on the board, shared by the browser tests."""
 
-from playwright.sync_api import Locator, Page, Position, expect
+from playwright.sync_api import FloatRect, Locator, Page, Position, expect
 
 from games.rules import Move
 
@@ -89,3 +89,13 @@ def board_piles(page: Page) -> str:
     landed: equal for a board that answers changed and the same board drawn afresh."""
     expect(page.locator("#board .arriving")).to_have_count(0)
     return page.locator("#board .wings").evaluate(MARKUP)
+
+
+def overlap(a: FloatRect | None, b: FloatRect | None) -> bool:
+    assert a is not None and b is not None
+    return (
+        a["x"] < b["x"] + b["width"] - 1
+        and b["x"] < a["x"] + a["width"] - 1
+        and a["y"] < b["y"] + b["height"] - 1
+        and b["y"] < a["y"] + a["height"] - 1
+    )

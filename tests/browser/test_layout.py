@@ -15,13 +15,13 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
-from playwright.sync_api import Browser, BrowserContext, FloatRect, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from games.models import Daily, Entry, Game, Player
 from games.rules import GAMES, get_game
 from games.rules.board import Board
-from tests.browser.helpers import click_move
+from tests.browser.helpers import click_move, overlap
 
 pytestmark = pytest.mark.browser
 
@@ -309,16 +309,6 @@ def test_player_pages_fit(tab: Page, live_server: LiveServer, what: str) -> None
         shoot(tab, what)
     assert_no_sideways_scroll(tab)
     assert_readable(tab, what)
-
-
-def overlap(a: FloatRect | None, b: FloatRect | None) -> bool:
-    assert a is not None and b is not None
-    return (
-        a["x"] < b["x"] + b["width"] - 1
-        and b["x"] < a["x"] + a["width"] - 1
-        and a["y"] < b["y"] + b["height"] - 1
-        and b["y"] < a["y"] + a["height"] - 1
-    )
 
 
 # Whether a press at the middle of the element lands on it: nothing covers it.
