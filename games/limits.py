@@ -145,7 +145,14 @@ def too_many(request: HttpRequest, wait: int, message: str = "") -> HttpResponse
 
 PLAY = (Limit("ip", "120/m"), Limit("player", "30/m"))
 """Starting games (``/play/...``, the daily's play link): a new deal every 2 s per player."""
-IMPORT = (Limit("ip", "30/m", ("POST",)), Limit("player", "10/m", ("POST",)))
+IMPORT = (
+    Limit("ip", "30/m", ("POST",)),
+    Limit("ip", "200/d", ("POST",)),
+    Limit("player", "10/m", ("POST",)),
+)
+"""Imports: each stores up to 2,000 move rows, kept with its game. The daily cap bounds what
+one address can store (400,000 rows a day, where 30 a minute all day long came to 86
+million); pasting records one by one, a player never meets it."""
 HINT = (Limit("ip", "120/m"), Limit("player", "30/m"))
 SOLVE = (Limit("ip", "20/m"), Limit("player", "10/m"))
 """Hints on positions nobody had asked about (the solver runs, up to a second each)."""

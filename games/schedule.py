@@ -1,5 +1,6 @@
 """What the task worker keeps ready before anyone asks (dailies days ahead, pools of deals)
-and what it tidies (its own old task results, expired sessions, games nobody played).
+and what it tidies (its own old task results, expired sessions, games nobody played or can
+reach any more).
 
 Each job is a ``job(now)`` function named by its dotted path in ``JOBS``. The worker
 (``manage.py worker``) calls every job when it starts and then every
@@ -15,6 +16,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib.sessions.models import Session
 from django.core.cache import cache
 from django.db import transaction
@@ -43,6 +45,8 @@ KEEP_FAILED = timedelta(days=7)
 KEEP_UNPLAYED = timedelta(days=30)
 """How long an anonymous player's game nobody played is kept after its last change, and an
 anonymous player left with nothing after it was created."""
+SESSION_MARGIN = timedelta(days=1)
+"""How long after its session's end an anonymous player's games are kept, to be sure."""
 PRUNE_EVERY = timedelta(hours=1)
 """How often ``prune_abandoned_games`` runs."""
 PRUNE_BATCH = 500
@@ -96,13 +100,35 @@ def prune_sessions(now: datetime) -> int:
 
 
 def prune_abandoned_games(now: datetime) -> int:
-    """Scheduled job: ``delete_abandoned_games`` once an hour (``PRUNE_EVERY``), not at every
-    tick: it reads the games and players tables through. The last run is marked in the
-    default cache, which the workers of several servers share through Redis; a cache that
-    forgets (a restart) only runs it sooner, which an idempotent job allows."""
-    if not cache.add("schedule:prune_abandoned_games", now.isoformat(), PRUNE_EVERY.total_seconds()):
+    """Scheduled job: ``delete_abandoned_games`` and ``delete_players_out_of_reach`` once an
+    hour (``PRUNE_EVERY``), not at every tick: they read the games and players tables
+    through. The last run is marked in the default cache, which the workers of several
+    servers share through Redis; a cache that forgets (a restart) only runs them sooner,
+    which idempotent jobs allow. How many games went."""
+    last_run = "schedule:prune_abandoned_games"
+    if not cache.add(last_run, now.isoformat(), PRUNE_EVERY.total_seconds()):
         return 0
-    return delete_abandoned_games(now)
+    return delete_abandoned_games(now) + delete_players_out_of_reach(now)
+
+
+def delete_players_out_of_reach(now: datetime) -> int:
+    """Delete anonymous players whose session has ended, with their games; how many games.
+
+    An anonymous player is its session's: the session is written when the player is
+    created (``players.current_player``) and never again while the player stays anonymous,
+    so it ends ``SESSION_COOKIE_AGE`` after (``SESSION_MARGIN`` more, to be sure), and with
+    it every way to play as that player, see their games or statistics, or link them to an
+    account. Without this, every game ever played without an account would be kept for
+    ever, a replay link the only way left to one. Kept: a player with a leaderboard entry,
+    and so its games (the leaderboards keep their history).
+    """
+    ended = now - timedelta(seconds=settings.SESSION_COOKIE_AGE) - SESSION_MARGIN
+    out_of_reach = Player.objects.filter(
+        ~Exists(Entry.objects.filter(player=OuterRef("pk"))), user=None, created_at__lt=ended
+    )
+    games = _delete_in_batches(Game.objects.filter(owner__in=out_of_reach))
+    _delete_in_batches(out_of_reach)
+    return games
 
 
 def delete_abandoned_games(now: datetime) -> int:

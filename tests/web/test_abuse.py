@@ -5,7 +5,9 @@ from __future__ import annotations
 import html
 from collections.abc import Callable
 from datetime import date, datetime
+from types import SimpleNamespace
 
+import django_ratelimit.core
 import pytest
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
@@ -100,6 +102,29 @@ def test_imports_are_rate_limited(owner_client: Client, db: None) -> None:
     )
     assert owner_client.get(reverse("games:import")).status_code == 200  # the form still shows
     assert Game.objects.count() == 10
+
+
+def test_imports_from_one_address_stop_at_a_daily_cap(
+    monkeypatch: pytest.MonkeyPatch, db: None
+) -> None:
+    """A client without cookies (a new player each time) importing 30 a minute, the most
+    the minute's limit allows, all day: 200 go through, then none until the next day."""
+    clock = SimpleNamespace(time=lambda: 1.8e9)
+    monkeypatch.setattr(django_ratelimit.core, "time", clock)
+    day_ends = django_ratelimit.core._get_window("127.0.0.1", 24 * 3600)
+    started = day_ends - 24 * 3600 + 1
+
+    def import_at(seconds: float) -> int:
+        clock.time = lambda: started + seconds
+        record = "game: citadel\ndeal: 3\n"
+        data = {"record": record, "then": "replay"}
+        return Client().post(reverse("games:import"), data).status_code
+
+    statuses = [import_at(60 * (n // 30)) for n in range(200)]
+    assert statuses == [302] * 200
+    assert import_at(7 * 60) == 429 and import_at(60 * 60) == 429
+    assert import_at(24 * 3600) == 302  # the next day's window
+    assert Game.objects.count() == 201
 
 
 def test_sign_ups_are_rate_limited_per_address(client: Client, db: None) -> None:

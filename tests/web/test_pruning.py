@@ -10,7 +10,9 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.contrib.auth.models import User
+from django.contrib.sessions.models import Session
 from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
@@ -267,3 +269,62 @@ def test_a_session_naming_a_pruned_player_is_a_first_visit(client: Client, now) 
     assert again["Location"] == game.get_absolute_url()
     assert game.owner_id != pruned.pk
     assert client.session[SESSION_KEY] == str(game.owner_id)
+
+
+# -- players whose session has ended --------------------------------------------------------
+
+SESSION_ENDED = timedelta(seconds=settings.SESSION_COOKIE_AGE) + schedule.SESSION_MARGIN
+OUT_OF_REACH = SESSION_ENDED + timedelta(minutes=1)
+
+
+def test_an_anonymous_session_ends_a_cookie_age_after_its_player_was_made(client: Client) -> None:
+    """What the pruning of players out of reach rests on: playing never writes the session
+    again, so it ends when it was first written, with the player."""
+    client.get(reverse("games:play_deal", args=["beleaguered-castle", 1]) + "?autoplay=0")
+    session = Session.objects.get()
+    player = Player.objects.get(pk=client.session[SESSION_KEY])
+    game = player.games.get()
+    client.post(reverse("games:move", args=[game.pk]), {"move": "t3-t6", "ply": "0"})
+    client.get(reverse("games:play_deal", args=["citadel", 3]))
+    client.get(game.get_absolute_url())
+
+    assert game.moves.filter(auto=False).count() == 1  # the move was played
+    assert Session.objects.get().expire_date == session.expire_date
+    assert abs(session.expire_date - player.created_at - SESSION_ENDED) < schedule.SESSION_MARGIN
+
+
+def test_a_player_out_of_reach_goes_with_every_game(
+    start: Start, untouched, daily: Daily, now
+) -> None:
+    player = Player.objects.create(display_name="Ada")
+    won, playing = start(player), start(player, deal=2)
+    play(won, "t3-t6", now)
+    start(player, slug="citadel", deal=3, daily=daily)
+    untouched(playing, timedelta(0))  # played until the session's last day
+    Player.objects.filter(pk=player.pk).update(created_at=now - OUT_OF_REACH)
+
+    assert schedule.delete_players_out_of_reach(now) == 3
+    assert gone(player)
+    assert not PlayedMove.objects.exists()
+
+
+@pytest.mark.parametrize("which", ["within its session", "with an entry", "with an account"])
+def test_a_player_within_reach_or_on_a_leaderboard_keeps_its_games(
+    start: Start, daily: Daily, now, which: str
+) -> None:
+    doomed = start()
+    Player.objects.filter(pk=doomed.owner_id).update(created_at=now - OUT_OF_REACH)
+    kept = Player.objects.create()
+    game = start(kept, slug="citadel", deal=3, daily=daily)
+    if which == "with an entry":
+        Entry.objects.create(
+            daily=daily, player=kept, game=game, moves=80, elapsed=timedelta(), finished_at=now
+        )
+    if which == "with an account":
+        Player.objects.filter(pk=kept.pk).update(user=User.objects.create_user("ada"))
+    ago = SESSION_ENDED - timedelta(minutes=1) if which == "within its session" else OUT_OF_REACH
+    Player.objects.filter(pk=kept.pk).update(created_at=now - ago)
+
+    assert schedule.delete_players_out_of_reach(now) == 1
+    assert gone(doomed)
+    assert not gone(kept) and not gone(game)
