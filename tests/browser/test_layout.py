@@ -35,6 +35,8 @@ SCREENS = {
     "375x667": (375, 667),
 }
 PHONE = "375x667"
+SIDEWAYS = {"667x375": (667, 375), "844x390": (844, 390)}
+"""Phones held sideways: the page scrolls to a board that has a screen of its own."""
 
 # One deal of each game, autoplay off so the opening position (full piles) is what fits.
 BOARDS = {slug: f"/play/{slug}/3/?autoplay=0" for slug in GAMES}
@@ -89,20 +91,27 @@ MEASURE = (Path(__file__).parent / "measure_board.js").read_text()
 CONTRAST = (Path(__file__).parent / "contrast.js").read_text()
 
 
-def check_board(page: Page, what: str) -> dict[str, Any]:
-    """The board's checks; returns the measures for more."""
+def check_board(page: Page, what: str, *, within: str = "viewport") -> dict[str, Any]:
+    """The board's checks; returns the measures for more. Every top card lies ``within``
+    the viewport (one screen holds the game), or the board's felt (``"board"``)."""
     expect(page.locator("#board")).to_be_visible()
     shoot(page, what)
     assert_no_sideways_scroll(page)
     width, height = page.viewport_size["width"], page.viewport_size["height"]  # type: ignore[index]
     m: dict[str, Any] = page.evaluate(MEASURE)
 
+    felt = page.locator("#board").bounding_box() if within == "board" else None
+    left, top = (felt["x"], felt["y"]) if felt else (0, 0)
+    right, bottom = (left + felt["width"], top + felt["height"]) if felt else (width, height)
     outside = [
         t["name"]
         for t in m["tops"]
-        if t["left"] < 0 or t["top"] < 0 or t["right"] > width + 0.5 or t["bottom"] > height + 0.5
+        if t["left"] < left
+        or t["top"] < top
+        or t["right"] > right + 0.5
+        or t["bottom"] > bottom + 0.5
     ]
-    assert not outside, f"top cards outside the {width}x{height} viewport: {outside}"
+    assert not outside, f"top cards outside the {within}: {outside}"
     assert any(p["found"] for p in m["piles"]) or "archway" not in what
 
     piles = m["piles"]
@@ -122,7 +131,7 @@ def check_board(page: Page, what: str) -> dict[str, Any]:
     assert not small, f"rank index under 11 px: {small}"
     assert not covered, f"rank index clipped or covered: {covered}"
 
-    if name_of(page) == PHONE:
+    if name_of(page) in (PHONE, *SIDEWAYS):
         tiny = [
             (t["card"], round(t["w"]), round(t["h"]))
             for t in m["targets"]
@@ -144,6 +153,28 @@ def test_every_board_fits(tab: Page, live_server: LiveServer, slug: str) -> None
     tab.goto(live_server.url + BOARDS[slug])
     check_board(tab, slug)
     assert_readable(tab, slug)
+
+
+@pytest.mark.parametrize("size", list(SIDEWAYS))
+def test_every_board_fits_a_phone_held_sideways(
+    browser: Browser, live_server: LiveServer, size: str
+) -> None:
+    """One screen cannot hold the title, the controls and a legible board: the board has a
+    screen of its own under them (Archway's, a little more), and its cards stay on it."""
+    width, height = SIDEWAYS[size]
+    context = browser.new_context(viewport={"width": width, "height": height})
+    context.screen_name = size  # type: ignore[attr-defined]
+    page = context.new_page()
+    for slug, url in BOARDS.items():
+        page.goto(live_server.url + url)
+        board = page.locator("#board")
+        board.evaluate("board => board.scrollIntoView()")
+        check_board(page, f"{slug}-sideways", within="board")
+        box = board.bounding_box()
+        assert box is not None
+        if slug != "archway":
+            assert box["height"] <= height, f"{slug}: the board is taller than the screen"
+    context.close()
 
 
 @pytest.mark.parametrize("name", LONG)
