@@ -35,16 +35,25 @@ SCREENS = {
     "375x667": (375, 667),
 }
 PHONE = "375x667"
-SMALL = {"667x375": (667, 375), "844x390": (844, 390), "320x568": (320, 568)}
-"""Phones held sideways, and the smallest held upright: there the page may scroll to a
-board that has a screen of its own (``own_screen``)."""
+SMALL = {
+    "667x375": (667, 375),
+    "844x390": (844, 390),
+    "320x568": (320, 568),
+    "1024x600": (1024, 600),
+}
+"""Phones held sideways, the smallest held upright, a short laptop: there the page may
+scroll to a board that has a screen of its own (``own_screen``)."""
 
 
 def own_screen(size: str, slug: str) -> bool:
-    """Whether the board takes a screen of its own under the title and the controls: on a
-    phone held sideways, and Archway's on the smallest phone."""
+    """Whether the board takes a screen of its own under the title and the controls (CSS,
+    "A phone held sideways"): every board on a phone held sideways (under 32rem tall),
+    Archway's on any screen under 42rem tall held sideways or under 37rem upright."""
     width, height = SMALL[size]
-    return width > height or slug == "archway"
+    sideways = width > height
+    if slug == "archway":
+        return height < (42 if sideways else 37) * 16
+    return sideways and height < 32 * 16
 
 
 # One deal of each game, autoplay off so the opening position (full piles) is what fits.
