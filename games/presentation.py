@@ -335,34 +335,23 @@ def where(rules: GameRules, name: str) -> str:
     return label if label[-1].isdigit() else f"the {label}"
 
 
-_PILE_NAME = re.compile(
-    r"(?:\b(?P<prefix>[Pp]ile|[Tt]he free cell|the empty pile) )?"
-    r"(?<![\w'])(?P<name>[tfrc][1-9][0-9]?)(?![\w'])"
-)
-"""A pile's notation in one of the engine's sentences (``t3``, ``f2``, ``c1``, ``r7``), with
-the words before it that name its kind (``Pile t3``, ``the free cell c1``); never a name
-in quotes (``'t9'``: input the engine refused, which names no pile of the game)."""
+_PILE_NAME = re.compile(r"(?<![\w'])[tfrc][1-9][0-9]?(?![\w'])")
+"""A pile's notation in one of the engine's sentences (``t3``, ``f2``, ``c1``, ``r7``); never a
+name in quotes (``'t9'``: input the engine refused, which names no pile of the game)."""
 
 
 def pile_words(rules: GameRules, text: str) -> str:
-    """The engine's sentence (``f2 takes 4D next, not 5D``, ``Pile t3 is empty``) with its
-    piles named the way the board shows them: ``The diamonds foundation takes 4D next, not
-    5D``, ``Left pile 3 is empty``. Card codes stay (``for_people`` writes them as cards).
+    """The engine's sentence (``f2 takes 4D next, not 5D``, ``t3 is empty``) with its piles
+    named the way the board shows them: ``The diamonds foundation takes 4D next, not 5D``,
+    ``Left pile 3 is empty``. Card codes stay (``for_people`` writes them as cards).
 
-    >>> pile_words(get_game("beleaguered-castle"), "Pile t6 is empty")
+    >>> pile_words(get_game("beleaguered-castle"), "t6 is empty")
     'Right pile 2 is empty'
     >>> pile_words(get_game("citadel"), "Only hearts go to f3, not 5C")
     'Only hearts go to the hearts foundation, not 5C'
     """
-
-    def named(match: re.Match[str]) -> str:
-        label = pile_label(rules, match["name"])
-        if match["prefix"] == "the empty pile":
-            return f"the empty {label}"
-        return where(rules, match["name"])
-
-    named_text = _PILE_NAME.sub(named, text)
-    return named_text[:1].upper() + named_text[1:]
+    named = _PILE_NAME.sub(lambda name: where(rules, name.group()), text)
+    return named[:1].upper() + named[1:]
 
 
 def _pile(

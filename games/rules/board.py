@@ -384,7 +384,7 @@ class Board:
     def _top(self, source: int, move: Move) -> Card:
         cards = self._pos.cards(source)
         if not cards:
-            raise IllegalMove(move.notation(), f"Pile {move.source} is empty")
+            raise IllegalMove(move.notation(), f"{move.source} is empty")
         return CARD_BY_CODE[cards[-1]]
 
     def _pile_index(self, name: str) -> int:
@@ -416,7 +416,7 @@ class Board:
             pile = self._pos.piles[source]
             if len(pile) < move.count:
                 raise IllegalMove(
-                    notation, f"Pile {move.source} holds {len(pile)} cards, not {move.count}"
+                    notation, f"{move.source} holds {len(pile)} cards, not {move.count}"
                 )
             return source, target, CARD_BY_CODE[pile[-move.count]]
         return source, target, self._top(source, move)
@@ -473,13 +473,13 @@ class Board:
         onto = self._pos.cards(target)
         if target_kind is PileKind.CELL:
             if onto:
-                return f"The free cell {kinds[target].name} already holds a card"
+                return f"{kinds[target].name} already holds a card"
             return "Only the top card of a tableau pile goes to a free cell"
         if not onto:
             name = kinds[target].name
             if book.kings_only:
                 return f"Only a king can go to an empty pile: {shown} cannot go to {name}"
-            return f"{shown} cannot go to the empty pile {name}"
+            return f"{name} is empty, and {shown} cannot go there"
         return self.rules.build.refusal(shown, CARD_BY_CODE[onto[-1]])
 
     def _run_refusal(self, source: int, target: int, at: int) -> str:

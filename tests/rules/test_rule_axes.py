@@ -65,7 +65,7 @@ def test_a_free_cell_holds_one_card() -> None:
     board = position(CELLS, ["QC JD", "KC", "KD", "KH QH", "KS QS JS", "TD", "JC", "QD"])
     board.play("t1-c1")
 
-    with pytest.raises(IllegalMove, match="The free cell c1 already holds a card"):
+    with pytest.raises(IllegalMove, match=r"^c1 already holds a card$"):
         board.play("t2-c1")
     with pytest.raises(
         IllegalMove, match="Only the top card of a tableau pile goes to a free cell"
