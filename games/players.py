@@ -48,6 +48,17 @@ def current_player(request: HttpRequest) -> Player:
     return player
 
 
+def hold(player: Player) -> None:
+    """Call inside the transaction that writes a row naming ``player`` (a game), or the
+    player itself: lock the player's row, or write it again, with the same id and the values
+    this request read, when the hourly pruning deleted it since (``games.schedule``: an
+    anonymous player with nothing kept). Without this, the race ends in a foreign key's
+    error at commit, a 500; with it, the pruning either finds the new game and keeps the
+    player, or has deleted it first and this request brings it back as it read it."""
+    if not Player.objects.select_for_update().filter(pk=player.pk).exists():
+        player.save(force_insert=True)
+
+
 def known_player(request: HttpRequest) -> Player | None:
     """The request's player if it has one already; never creates one (for read-only pages).
 
@@ -109,6 +120,7 @@ def player_set_name(*, player: Player, name: str) -> Player:
     player.display_name = name
     try:
         with transaction.atomic():
+            hold(player)
             player.save(update_fields=["display_name"])
     except IntegrityError as error:  # taken between the check and the save
         raise ValidationError(f"{name!r} is taken: choose another name.") from error
@@ -118,7 +130,9 @@ def player_set_name(*, player: Player, name: str) -> Player:
 def player_set_preferences(*, player: Player, four_colour: bool, autoplay: bool) -> Player:
     """The deck's colours and whether new games start with auto-play on."""
     player.four_colour, player.autoplay = four_colour, autoplay
-    player.save(update_fields=["four_colour", "autoplay"])
+    with transaction.atomic():
+        hold(player)
+        player.save(update_fields=["four_colour", "autoplay"])
     return player
 
 

@@ -150,13 +150,16 @@ def delete_abandoned_games(now: datetime) -> int:
     same deal link deals again. Kept, however old: every game of a player with an account
     (an account is how a player keeps games), a daily game (the player's one try at that day's
     deal), a game with a leaderboard entry. A player goes when it has no account, no display
-    name (leaderboards may have shown it), no game and no entry, and was created before
-    ``KEEP_UNPLAYED``; a session still naming it then has no player yet
-    (``players.known_player``), as on a first visit. Its preferences go with it.
+    name (leaderboards may have shown it), no preference changed from its default (the
+    profile saved one: the player meant to come back), no game and no entry, and was
+    created before ``KEEP_UNPLAYED``; a session still naming it then has no player yet
+    (``players.known_player``), as on a first visit. A player kept for its name or its
+    preferences goes when its session ends (``delete_players_out_of_reach``).
 
     Each batch locks its rows and checks them again as it deletes them: a move racing the
     job keeps its game or finds it gone (a conflict, as after Delete), and a game started
-    by a player being deleted keeps its player or fails to save; none is left orphaned.
+    by a player being deleted keeps its player or writes it again (``players.hold``);
+    none is left orphaned.
     """
     cutoff = now - KEEP_UNPLAYED
     own_move = PlayedMove.objects.filter(game=OuterRef("pk"), auto=False)
@@ -175,9 +178,15 @@ def delete_abandoned_games(now: datetime) -> int:
         user=None,
         display_name="",
         created_at__lt=cutoff,
+        **{f.name: f.get_default() for f in Player._meta.concrete_fields if f.name in PREFERENCES},
     )
     _delete_in_batches(empty)
     return games
+
+
+PREFERENCES = ("autoplay", "four_colour", "new_deals")
+"""A player's preferences (``players.player_set_preferences``, ``pools``): a player who
+changed one is kept until its session ends, even without a game."""
 
 
 def _delete_in_batches(doomed: QuerySet[Any]) -> int:

@@ -24,6 +24,7 @@ from games import move_sql, solver_jobs
 from games.dealing import random_playable_deal
 from games.leaderboard import record_win
 from games.models import Daily, Game, PlayedMove, Player
+from games.players import hold
 from games.rules import Board, GameRecord, IllegalMove, Move, get_game
 from games.rules.solver import Hint
 
@@ -102,6 +103,7 @@ def game_start(
     board = Board(rules, number, options=options)
     autoplay = player.autoplay if autoplay is None else autoplay
     with transaction.atomic():
+        hold(player)
         row = Game.objects.create(
             slug=rules.slug,
             deal=number,
@@ -502,6 +504,7 @@ def game_import(*, player: Player, board: Board, now: datetime) -> Game:
         )
     won = board.is_won()
     with transaction.atomic():
+        hold(player)
         game = Game.objects.create(
             slug=board.rules.slug,
             deal=board.deal_number,

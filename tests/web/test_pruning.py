@@ -328,3 +328,70 @@ def test_a_player_within_reach_or_on_a_leaderboard_keeps_its_games(
     assert schedule.delete_players_out_of_reach(now) == 1
     assert gone(doomed)
     assert not gone(kept) and not gone(game)
+
+
+# -- a player pruned while its request is on its way ---------------------------------------
+
+
+def pruned_as_read(monkeypatch: pytest.MonkeyPatch, module: Any) -> None:
+    """The race: the request reads its player, then the pruning deletes it before the
+    request writes (the player was old and had nothing kept)."""
+    read = module.current_player
+
+    def read_then_pruned(request: Any) -> Player:
+        player = read(request)
+        Player.objects.filter(pk=player.pk).delete()
+        return player
+
+    monkeypatch.setattr(module, "current_player", read_then_pruned)
+
+
+def test_a_game_started_by_a_player_pruned_meanwhile_brings_the_player_back(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from games import views
+
+    client.get(reverse("games:home"))
+    url = reverse("games:play_deal", args=["beleaguered-castle", 1]) + "?autoplay=0"
+    client.get(url)  # the session's player
+    player = Player.objects.get(pk=client.session[SESSION_KEY])
+    Player.objects.filter(pk=player.pk).update(four_colour=True)
+    pruned_as_read(monkeypatch, views)
+
+    response = client.get(reverse("games:play_deal", args=["citadel", 3]))
+
+    assert response.status_code == 302
+    game = Game.objects.get(slug="citadel")
+    assert game.owner_id == player.pk
+    assert Player.objects.get(pk=player.pk).four_colour  # as the request read it
+
+
+def test_preferences_saved_by_a_player_pruned_meanwhile_are_kept(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from games import player_views
+
+    client.post(reverse("games:profile"), {"four_colour": "on", "autoplay": "on"})
+    player_id = client.session[SESSION_KEY]
+    pruned_as_read(monkeypatch, player_views)
+
+    response = client.post(reverse("games:profile"), {"autoplay": "on"})
+
+    assert response.status_code == 302
+    assert not Player.objects.get(pk=player_id).four_colour
+
+
+@pytest.mark.parametrize(
+    "preference",
+    [{"four_colour": True}, {"autoplay": False}, {"new_deals": "any"}],
+    ids=lambda preference: next(iter(preference)),
+)
+def test_an_old_player_that_chose_a_preference_stays(
+    preference: dict[str, Any], abandoned: Game, now
+) -> None:
+    player = Player.objects.create(**preference)
+    Player.objects.filter(pk=player.pk).update(created_at=now - OLD)
+
+    assert schedule.delete_abandoned_games(now) == 1
+    assert gone(abandoned.owner)
+    assert not gone(player)
