@@ -180,8 +180,10 @@ def test_every_board_fits_a_small_or_sideways_phone(
     browser: Browser, live_server: LiveServer, size: str
 ) -> None:
     """Where one screen cannot hold the title, the controls and a legible board, the board
-    has a screen of its own under them (Archway's sideways, a little more) and its cards
-    stay on it; elsewhere the game is one screen, as on the other sizes."""
+    has a screen of its own (Archway's sideways, a little more) and its cards stay on it;
+    elsewhere the game is one screen, as on the other sizes. On a phone held sideways the
+    controls stand beside that screen: scrolled to the board, Undo and Hint are in reach
+    (beside Archway's board, taller than the screen, they stay above it)."""
     width, height = SMALL[size]
     context = browser.new_context(viewport={"width": width, "height": height})
     context.screen_name = size  # type: ignore[attr-defined]
@@ -196,8 +198,16 @@ def test_every_board_fits_a_small_or_sideways_phone(
         check_board(page, f"{slug}-small", within="board")
         box = board.bounding_box()
         assert box is not None
-        if slug != "archway":
-            assert box["height"] <= height, f"{slug}: the board is taller than the screen"
+        if slug == "archway":
+            continue
+        assert box["height"] <= height, f"{slug}: the board is taller than the screen"
+        for control in ("Undo", "Hint"):
+            button = page.get_by_role("button", name=control).bounding_box()
+            assert button is not None
+            assert button["y"] >= -1 and button["y"] + button["height"] <= height + 1, (
+                f"{slug}: {control} is out of sight while the board is"
+            )
+            assert button["x"] + button["width"] <= box["x"], f"{slug}: {control} on the board"
     context.close()
 
 
