@@ -55,8 +55,13 @@ def hold(player: Player) -> None:
     anonymous player with nothing kept). Without this, the race ends in a foreign key's
     error at commit, a 500; with it, the pruning either finds the new game and keeps the
     player, or has deleted it first and this request brings it back as it read it."""
-    if not Player.objects.select_for_update().filter(pk=player.pk).exists():
-        player.save(force_insert=True)
+    if Player.objects.select_for_update().filter(pk=player.pk).exists():
+        return
+    try:
+        with transaction.atomic():  # a savepoint: PostgreSQL's transaction outlives the error
+            player.save(force_insert=True)
+    except IntegrityError:  # another request of the same player's brought it back first
+        Player.objects.select_for_update().get(pk=player.pk)
 
 
 def known_player(request: HttpRequest) -> Player | None:

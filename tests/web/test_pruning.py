@@ -14,12 +14,13 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.contrib.sessions.models import Session
 from django.core.cache import cache
+from django.db.models import QuerySet
 from django.test import Client
 from django.urls import reverse
 
 from games import schedule, services
 from games.models import Daily, Entry, Game, PlayedMove, Player
-from games.players import SESSION_KEY
+from games.players import SESSION_KEY, hold
 
 pytestmark = pytest.mark.django_db
 
@@ -395,3 +396,19 @@ def test_an_old_player_that_chose_a_preference_stays(
     assert schedule.delete_abandoned_games(now) == 1
     assert gone(abandoned.owner)
     assert not gone(player)
+
+
+def test_two_requests_that_both_find_their_player_pruned_bring_it_back_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Both looked before either wrote it again: the second one's write finds the first
+    one's row (a duplicate key), and it holds that row instead."""
+    player_id = Player.objects.create(four_colour=True).pk
+    first, second = Player.objects.get(pk=player_id), Player.objects.get(pk=player_id)
+    Player.objects.filter(pk=player_id).delete()
+    hold(first)
+    with monkeypatch.context() as looked_before:
+        looked_before.setattr(QuerySet, "exists", lambda self: False)
+        hold(second)
+
+    assert Player.objects.get(pk=player_id).four_colour
