@@ -60,7 +60,7 @@ def hold(player: Player) -> None:
     try:
         with transaction.atomic():  # a savepoint: PostgreSQL's transaction outlives the error
             player.save(force_insert=True)
-    except IntegrityError:  # another request of the same player's brought it back first
+    except IntegrityError:  # another request of the same player brought it back first
         Player.objects.select_for_update().get(pk=player.pk)
 
 
@@ -122,10 +122,10 @@ def player_set_name(*, player: Player, name: str) -> Player:
     taken = Player.objects.filter(display_name__iexact=name).exclude(pk=player.pk).exists()
     if taken:
         raise ValidationError(f"{name!r} is taken: choose another name.")
-    player.display_name = name
     try:
         with transaction.atomic():
-            hold(player)
+            hold(player)  # before the new name: a player written again keeps the one it had
+            player.display_name = name
             player.save(update_fields=["display_name"])
     except IntegrityError as error:  # taken between the check and the save
         raise ValidationError(f"{name!r} is taken: choose another name.") from error

@@ -49,6 +49,9 @@ SESSION_MARGIN = timedelta(days=1)
 """How long after its session's end an anonymous player's games are kept, to be sure."""
 PRUNE_EVERY = timedelta(hours=1)
 """How often ``prune_abandoned_games`` runs."""
+PREFERENCES = ("autoplay", "four_colour", "new_deals")
+"""A player's preferences (``players.player_set_preferences``, ``pools``): a player who
+changed one is kept until its session ends, even without a game."""
 PRUNE_BATCH = 500
 """Rows one transaction of ``prune_abandoned_games`` deletes at most: the locks it holds stay
 short, and the primary keys it sends stay within every SQLite build's 999 parameters."""
@@ -178,15 +181,16 @@ def delete_abandoned_games(now: datetime) -> int:
         user=None,
         display_name="",
         created_at__lt=cutoff,
-        **{f.name: f.get_default() for f in Player._meta.concrete_fields if f.name in PREFERENCES},
+        **_preferences_as_they_came(),
     )
     _delete_in_batches(empty)
     return games
 
 
-PREFERENCES = ("autoplay", "four_colour", "new_deals")
-"""A player's preferences (``players.player_set_preferences``, ``pools``): a player who
-changed one is kept until its session ends, even without a game."""
+def _preferences_as_they_came() -> dict[str, object]:
+    """Each of ``PREFERENCES`` at its default: a filter for the players who changed none."""
+    fields = Player._meta.concrete_fields
+    return {field.name: field.get_default() for field in fields if field.name in PREFERENCES}
 
 
 def _delete_in_batches(doomed: QuerySet[Any]) -> int:
