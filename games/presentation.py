@@ -719,6 +719,8 @@ def hint_message(board: Board, hint: Hint) -> tuple[str, bool]:
     """The Hint button's sentence, and whether it is bad news."""
     if hint.move is not None:
         return f"Hint: {describe_move(board, hint.move)} ({hint.remaining} moves to win).", False
+    if hint.deal_lost:
+        return "This deal cannot be won, whatever the moves: start a new game.", True
     if hint.verdict == "unsolvable":
         return "This position can no longer be won: undo or restart.", True
     if hint.verdict == "solved":

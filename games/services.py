@@ -474,7 +474,15 @@ def game_hint(
     """
     game, board = _load(game_id, player_id, None)
     assert player_id is not None  # _load checked the owner
-    answer, solved = solver_jobs.position_hint(board, player_id=player_id, may_solve=may_solve)
+    lines, deal_lost = solver_jobs.deal_knowledge(game)
+    answer, solved = solver_jobs.position_hint(
+        board,
+        player_id=player_id,
+        may_solve=may_solve,
+        lines=lines,
+        deal_lost=deal_lost,
+        game_id=game.pk,
+    )
     Game.objects.filter(pk=game.pk).update(hints=F("hints") + 1)
     game.hints += 1
     return game, board, answer, solved

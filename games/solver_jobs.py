@@ -36,7 +36,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.tasks import task
 
-from games.models import Analysis, Game
+from games.models import Analysis, Daily, DealVerdict, Game
 from games.rules import Board, solver
 from games.rules.solver import Hint
 
@@ -80,15 +80,58 @@ def hint_key(board: Board) -> str:
     return "hint:" + hashlib.sha256(layout.encode()).hexdigest()
 
 
+def deal_knowledge(game: Game) -> tuple[list[list[str]], bool]:
+    """What is known of a game's deal before any search (``position_hint``'s ``lines`` and
+    ``deal_lost``): its proof (a daily's, or the winning line of the deal's verdict) and
+    whether its verdict says it cannot be won. With an easing option only a win is known,
+    as on the verdict's badge (``pools.verdict_for``): an option can only add lines."""
+    if game.daily_id is not None:
+        proof = Daily.objects.filter(pk=game.daily_id).values_list("solution", flat=True)
+        return [line.split() for line in proof], False
+    verdict = DealVerdict.objects.filter(slug=game.slug, deal=game.deal).first()
+    if verdict is None:
+        return [], False
+    if verdict.verdict == DealVerdict.Verdict.WINNABLE:
+        return [verdict.line], False
+    return [], verdict.verdict == DealVerdict.Verdict.UNWINNABLE and not game.options
+
+
+def line_key(game_id: uuid.UUID) -> str:
+    """The cache key of the winning line the last solved hint of a game found."""
+    return f"hint-line:{game_id}"
+
+
 def position_hint(
-    board: Board, *, player_id: uuid.UUID, may_solve: bool = True
+    board: Board,
+    *,
+    player_id: uuid.UUID,
+    may_solve: bool = True,
+    lines: Sequence[Sequence[str]] = (),
+    deal_lost: bool = False,
+    game_id: uuid.UUID | None = None,
 ) -> tuple[Hint, bool]:
-    """The next move of a winning line from ``board`` (cached by position) and whether the
-    solver ran for it; ``SolverBusy`` when it would have to run and may not (``may_solve``
-    false: the client's budget of new positions is spent), or this player or this
-    server's solver slots are busy."""
+    """The next move of a winning line from ``board`` and whether the solver ran for it.
+
+    Known answers come first, without a search: a verdict cached for the position; the
+    deal's own, when it is known lost (``deal_lost``: no position it reaches can be won);
+    the next move of a known winning line the position is on (``lines``, each from the
+    board's opening: the deal's proof; and the line the game's last solved hint found,
+    remembered by ``game_id``), so a player who follows the hints follows one line and a
+    proved deal always has its hint. Otherwise the solver runs: ``SolverBusy`` when it may
+    not (``may_solve`` false: the client's budget of new positions is spent), or this
+    player or this server's solver slots are busy. A search that ran out of time is cached
+    too, and answers again until it expires."""
     key = hint_key(board)
-    if (cached := cache.get(key)) is not None:
+    cached: Hint | None = cache.get(key)
+    if cached is not None and cached.verdict != solver.UNKNOWN:
+        return cached, False
+    if deal_lost:
+        return Hint(solver.UNSOLVABLE, deal_lost=True), False
+    remembered = cache.get(line_key(game_id)) if game_id is not None else None
+    for line in (*lines, *([remembered] if remembered else [])):
+        if (answer := solver.hint_from_line(board, line)) is not None:
+            return answer, False
+    if cached is not None:
         return cached, False
     if not may_solve:
         raise SolverBusy("You asked for hints on many new positions: wait a little.")
@@ -101,11 +144,16 @@ def position_hint(
                 raise SolverBusy(
                     "The solver is busy with other players' hints: try again in a few seconds."
                 )
-            answer = yielding(lambda: solver.hint(board, seconds=HINT_SECONDS))
+            answer, found = yielding(lambda: solver.hint_and_line(board, seconds=HINT_SECONDS))
     finally:
         cache.delete(marker)
-    known = answer.verdict != "unknown"
+    known = answer.verdict != solver.UNKNOWN
     cache.set(key, answer, timeout=HINT_CACHE_SECONDS if known else UNKNOWN_HINT_CACHE_SECONDS)
+    if found and game_id is not None:
+        played = [move.notation() for move in board.move_stack]
+        cache.set(
+            line_key(game_id), played + [move.notation() for move in found], HINT_CACHE_SECONDS
+        )
     return answer, True
 
 

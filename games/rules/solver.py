@@ -116,13 +116,15 @@ import gc
 import heapq
 import random
 import time
+from collections import Counter
 from collections.abc import Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Final, Literal
 
 from .archway_decider import decide as decide_archway
 from .board import Board
-from .errors import RulesError
+from .cards import Card
+from .errors import IllegalMove, RulesError
 from .moves import Move
 from .position import Position, RawMove
 from .tables import Sequences
@@ -293,6 +295,8 @@ class Hint:
     verdict: Verdict
     move: Move | None = None
     remaining: int | None = None
+    deal_lost: bool = False
+    """``unsolvable`` known of the deal (its verdict), so of every position it reaches."""
 
 
 _SLICE: Final = 128
@@ -1247,12 +1251,97 @@ def hint(board: Board, seconds: float = 1.0) -> Hint:
     ``move`` is ``None`` when the verdict is ``unsolvable`` (no winning line exists) or
     ``unknown`` (none was found in time).
     """
+    return hint_and_line(board, seconds)[0]
+
+
+def hint_and_line(board: Board, seconds: float = 1.0) -> tuple[Hint, list[Move]]:
+    """:func:`hint`, and the whole winning line it starts (empty unless one was found)."""
     result = solve(board, seconds=seconds, techniques=ONE_LOOK)
     if result.solved and result.moves:
-        return Hint(SOLVED, result.moves[0], len(result.moves))
+        return Hint(SOLVED, result.moves[0], len(result.moves)), result.moves
     if result.solved:
-        return Hint(SOLVED, None, 0)
-    return Hint(result.verdict)
+        return Hint(SOLVED, None, 0), []
+    return Hint(result.verdict), []
+
+
+def hint_from_line(board: Board, line: Sequence[str]) -> Hint | None:
+    """The next move of a known winning line, without a search: ``line`` (in notation) wins
+    from the board's opening (``Board.initial_layout``), for example a deal's proof or a line
+    an earlier hint found. ``None`` when the board's position is not on it.
+
+    On it means: the position is one the line passes through, or one that foundation moves
+    alone reach from such a position (the player's auto-play may send cards up sooner, or in
+    another order, than the line does). The line's remaining moves are played out from the
+    position, those of a card already up left out, and a card the line laid on one that is
+    up now sent up instead: the answer is given only if they are legal and win, so a line
+    that does not fit (another deal, a stale record) answers ``None``, never a wrong move.
+    """
+    replay = Board(
+        board.rules, board.deal_number, options=board.options, layout=board.initial_layout
+    )
+    stops: list[tuple[Counter[int], tuple[tuple[Card, ...], ...]]] = []
+    try:
+        for text in line:
+            stops.append((_up(replay), _in_play(replay)))
+            replay.play(text)
+    except RulesError:
+        return None
+    if not replay.is_won():
+        return None
+    # What each move moves (a run: its first card), and how many of its copies were up then.
+    cards = [Card.from_code(replay.pop()[2]) for _ in line][::-1]
+    steps = [(text, card, up[card]) for text, card, (up, _) in zip(line, cards, stops, strict=True)]
+    up = _up(board)
+    in_play = _in_play(board)
+    for index in range(len(stops) - 1, -1, -1):
+        stop_up, stop_in_play = stops[index]
+        if stop_up - up or _without(stop_in_play, up - stop_up) != in_play:
+            continue
+        answer = _plays_out(board, steps[index:])
+        if answer is not None:
+            return answer
+    return None
+
+
+def _up(board: Board) -> Counter[int]:
+    return Counter(card for pile in board.foundations for card in pile)
+
+
+def _in_play(board: Board) -> tuple[tuple[Card, ...], ...]:
+    return (*board.tableau, *board.reserves, *board.cells)
+
+
+def _without(
+    piles: tuple[tuple[Card, ...], ...], cards: Counter[int]
+) -> tuple[tuple[Card, ...], ...]:
+    """The piles less every card in ``cards``."""
+    if not cards:
+        return piles
+    return tuple(tuple(card for card in pile if card not in cards) for pile in piles)
+
+
+def _plays_out(board: Board, steps: Sequence[tuple[str, Card, int]]) -> Hint | None:
+    """The first move of the line ``steps`` (each a move, its card and the copies of that
+    card up before it) from the board, if the line is legal and wins: a move of a card
+    already up here is left out; a move the rules refuse whose card may go up instead is
+    played that way."""
+    trial = board.copy(stack=False)
+    try:
+        for text, card, up_then in steps:
+            if _up(trial)[card] > up_then:
+                continue
+            try:
+                trial.play(text)
+            except IllegalMove:
+                home = trial.foundation_for(Move.from_notation(text).source)
+                if home is None or trial.pile(home.source)[-1] != card:
+                    raise
+                trial.play(home)
+    except RulesError:
+        return None
+    if not trial.is_won() or not trial.ply:
+        return None
+    return Hint(SOLVED, trial.first_moves(1)[0], trial.ply)
 
 
 def first_losing_ply(

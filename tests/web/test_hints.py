@@ -13,9 +13,9 @@ from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
 from games import services, solver_jobs
-from games.models import Analysis, Daily, Game, Player
+from games.models import Analysis, Daily, DealVerdict, Game, Player
 from games.presentation import analysis_message
-from games.rules import solver
+from games.rules import Board, Move, solver
 from games.rules.solver import Hint
 
 HX = {"HX-Request": "true"}
@@ -89,7 +89,7 @@ def test_only_the_owner_may_analyse(other_client: Client, game: Game) -> None:
 def solver_calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Every solver run a hint or an analysis starts (the real solver still answers)."""
     calls: list[str] = []
-    real_hint, real_first = solver.hint, solver.first_losing_ply
+    real_hint, real_first = solver.hint_and_line, solver.first_losing_ply
 
     def hint(board, seconds=1.0):
         calls.append("hint")
@@ -99,7 +99,7 @@ def solver_calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         calls.append("analyse")
         return real_first(*args, **kwargs)
 
-    monkeypatch.setattr(solver, "hint", hint)
+    monkeypatch.setattr(solver, "hint_and_line", hint)
     monkeypatch.setattr(solver, "first_losing_ply", first_losing_ply)
     return calls
 
@@ -325,7 +325,7 @@ def test_hints_on_new_positions_have_a_budget_cached_ones_do_not(
     owner_client: Client, start_game, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Each new position costs up to a second of solver: 10 a minute per player."""
-    monkeypatch.setattr(solver, "hint", lambda board, seconds=1.0: Hint("unknown"))
+    monkeypatch.setattr(solver, "hint_and_line", lambda board, seconds=1.0: (Hint("unknown"), []))
     games = [start_game("beleaguered-castle", deal) for deal in range(100, 112)]
     statuses = [
         owner_client.post(reverse("games:hint", args=[g.pk]), headers=HX).status_code
@@ -347,13 +347,13 @@ def test_a_hints_search_yields_the_cpu_to_other_requests(
     """The search runs in the web request: at a lower priority, other players' requests on
     the machine go first. The request's own thread keeps its priority."""
     priorities: list[int] = []
-    real_hint = solver.hint
+    real_hint = solver.hint_and_line
 
     def hint(board, seconds=1.0):
         priorities.append(os.getpriority(os.PRIO_PROCESS, 0))  # this thread's, on Linux
         return real_hint(board, seconds=seconds)
 
-    monkeypatch.setattr(solver, "hint", hint)
+    monkeypatch.setattr(solver, "hint_and_line", hint)
     mine = os.getpriority(os.PRIO_PROCESS, 0)
     game = start_game("beleaguered-castle", 2)
 
@@ -370,3 +370,103 @@ def test_a_search_that_fails_fails_the_request_as_before(monkeypatch: pytest.Mon
 
     with pytest.raises(ValueError, match="the search broke"):
         solver_jobs.yielding(broken)
+
+
+# -- hints from what is known of the deal: no search --------------------------------------
+
+
+@pytest.fixture(scope="module")
+def proof() -> list[str]:
+    """A winning line of Beleaguered Castle 2 from its deal, as a pool stores its proof."""
+    result = solver.solve(Board("beleaguered-castle", 2), seconds=10)
+    assert result.solved
+    return [move.notation() for move in result.moves]
+
+
+def verdict(slug: str, deal: int, verdict: str, line: list[str], now) -> DealVerdict:
+    return DealVerdict.objects.create(
+        slug=slug, deal=deal, verdict=verdict, solution=" ".join(line), requested_at=now
+    )
+
+
+def hinted(game: Game) -> Move:
+    """The move the game's last hint named (cached by position)."""
+    answer = cache.get(solver_jobs.hint_key(services.game_board(game)))
+    if answer is None:  # answered from a line: ask the line again
+        lines, _ = solver_jobs.deal_knowledge(game)
+        remembered = cache.get(solver_jobs.line_key(game.pk))
+        board = services.game_board(game)
+        answer = next(
+            found
+            for line in [*lines, remembered]
+            if line and (found := solver.hint_from_line(board, line)) is not None
+        )
+    assert answer.move is not None
+    return answer.move
+
+
+def test_a_proved_deal_is_hinted_from_its_proof_without_a_search(
+    owner_client: Client, start_game, proof: list[str], now, solver_calls: list[str]
+) -> None:
+    """Hard proved deals are the ones a one-second search misses: their hint never fails."""
+    verdict("beleaguered-castle", 2, DealVerdict.Verdict.WINNABLE, proof, now)
+    game = start_game("beleaguered-castle", 2)
+
+    response = owner_client.post(reverse("games:hint", args=[game.pk]), headers=HX)
+
+    assert response.status_code == 200
+    assert f"({len(proof)} moves to win)" in response.text
+    assert hinted(game).notation() == proof[0]
+    assert solver_calls == []
+
+
+def test_a_daily_is_hinted_from_its_proof_without_a_search(
+    owner_client: Client, player: Player, proof: list[str], now, solver_calls: list[str]
+) -> None:
+    daily = Daily.objects.create(
+        slug="beleaguered-castle", date=now.date(), deal=2, par=len(proof), solution=" ".join(proof)
+    )
+    game = services.game_start(
+        player=player, slug="beleaguered-castle", deal=2, autoplay=True, daily=daily, now=now
+    )
+
+    response = owner_client.post(reverse("games:hint", args=[game.pk]), headers=HX)
+
+    assert response.status_code == 200 and "moves to win" in response.text
+    assert solver_calls == []
+    game.refresh_from_db()
+    assert game.hints == 1
+
+
+def test_a_deal_known_lost_says_so_at_once(
+    owner_client: Client, start_game, now, solver_calls: list[str]
+) -> None:
+    """Every position of a deal proved unwinnable is lost: no search, and the advice is a
+    new game, not an undo."""
+    verdict("streets-and-alleys", 5, DealVerdict.Verdict.UNWINNABLE, [], now)
+    game = start_game("streets-and-alleys", 5)
+
+    response = owner_client.post(reverse("games:hint", args=[game.pk]), headers=HX)
+
+    assert response.status_code == 200
+    assert "This deal cannot be won, whatever the moves: start a new game." in response.text
+    assert solver_calls == []
+
+
+def test_a_player_who_follows_the_hints_gets_them_from_one_search(
+    owner_client: Client, start_game, solver_calls: list[str]
+) -> None:
+    """The line the first hint's search found is remembered for the game: the next hints
+    follow it (one line, not a new search's at every step), auto-play and all."""
+    game = start_game("beleaguered-castle", 2, autoplay=True)
+    hint_url = reverse("games:hint", args=[game.pk])
+    for _ in range(12):
+        assert owner_client.post(hint_url, headers=HX).status_code == 200
+        game.refresh_from_db()
+        move = {"move": hinted(game).notation(), "ply": game.ply}
+        played = owner_client.post(reverse("games:move", args=[game.pk]), move, headers=HX)
+        assert played.status_code == 200
+
+    assert solver_calls == ["hint"]
+    game.refresh_from_db()
+    assert game.hints == 12

@@ -157,7 +157,9 @@ def test_a_hinted_run_is_marked_where_it_lies_not_carried(
 ) -> None:
     """A hint's answer redraws its move's piles only to mark them: the run stays put."""
     run = Move.from_notation(RUN_LINE[-1])
-    monkeypatch.setattr(solver, "hint", lambda board, seconds=1.0: Hint("solved", run, 40))
+    monkeypatch.setattr(
+        solver, "hint_and_line", lambda board, seconds=1.0: (Hint("solved", run, 40), [])
+    )
     game = start_game("selective-castle", 1)
     for ply, notation in enumerate(RUN_LINE[:-1]):
         answer = owner_client.post(move_url(game), {"move": notation, "ply": ply}, headers=HX)
