@@ -37,12 +37,14 @@ from django.core.cache import cache
 from django.tasks import task
 
 from games.models import Analysis, Daily, DealVerdict, Game
-from games.rules import Board, solver
+from games.rules import Board, RulesError, solver
 from games.rules.solver import Hint
 
 HINT_SECONDS = 1.0
 """The Hint button's solver budget: an answer within about a second."""
 HINT_CACHE_SECONDS = 7 * 24 * 3600
+HINT_LINE_SECONDS = 24 * 3600
+"""How long a game remembers the line its last solved hint found (``position_hint``)."""
 UNKNOWN_HINT_CACHE_SECONDS = 3600
 """A search that ran out of time is remembered too (asking again would only burn CPU)."""
 PLAYER_JOB_SECONDS = 30
@@ -115,22 +117,25 @@ def position_hint(
     Known answers come first, without a search: a verdict cached for the position; the
     deal's own, when it is known lost (``deal_lost``: no position it reaches can be won);
     the next move of a known winning line the position is on (``lines``, each from the
-    board's opening: the deal's proof; and the line the game's last solved hint found,
-    remembered by ``game_id``), so a player who follows the hints follows one line and a
-    proved deal always has its hint. Otherwise the solver runs: ``SolverBusy`` when it may
-    not (``may_solve`` false: the client's budget of new positions is spent), or this
-    player or this server's solver slots are busy. A search that ran out of time is cached
-    too, and answers again until it expires."""
+    board's opening: the deal's proof; then the line the game's last solved hint found,
+    remembered by ``game_id`` for ``HINT_LINE_SECONDS``), so a player who follows the hints
+    follows one line and a proved deal always has its hint.
+
+    Otherwise the solver runs: ``SolverBusy`` when it may not (``may_solve`` false: the
+    client's budget of new positions is spent), or this player or this server's solver
+    slots are busy. A search that ran out of time is cached too, and answers again until
+    it expires."""
     key = hint_key(board)
     cached: Hint | None = cache.get(key)
     if cached is not None and cached.verdict != solver.UNKNOWN:
         return cached, False
     if deal_lost:
         return Hint(solver.UNSOLVABLE, deal_lost=True), False
-    remembered = cache.get(line_key(game_id)) if game_id is not None else None
-    for line in (*lines, *([remembered] if remembered else [])):
+    for line in lines:
         if (answer := solver.hint_from_line(board, line)) is not None:
             return answer, False
+    if game_id is not None and (answer := _remembered_hint(board, game_id)) is not None:
+        return answer, False
     if cached is not None:
         return cached, False
     if not may_solve:
@@ -150,11 +155,24 @@ def position_hint(
     known = answer.verdict != solver.UNKNOWN
     cache.set(key, answer, timeout=HINT_CACHE_SECONDS if known else UNKNOWN_HINT_CACHE_SECONDS)
     if found and game_id is not None:
-        played = [move.notation() for move in board.move_stack]
-        cache.set(
-            line_key(game_id), played + [move.notation() for move in found], HINT_CACHE_SECONDS
-        )
+        line = [move.notation() for move in found]
+        cache.set(line_key(game_id), (board.layout(), line), timeout=HINT_LINE_SECONDS)
     return answer, True
+
+
+def _remembered_hint(board: Board, game_id: uuid.UUID) -> Hint | None:
+    """The next move of the line the game's last solved hint found, if the board is on it.
+    Stored as the position the hint was asked in and the line from there: its size is the
+    line's, however long the game."""
+    remembered = cache.get(line_key(game_id))
+    if remembered is None:
+        return None
+    layout, line = remembered
+    try:
+        start = Board.from_layout(layout)
+    except RulesError:  # a layout this version cannot read: as if nothing was remembered
+        return None
+    return solver.hint_from_line(board, line, start=start)
 
 
 def yielding[T](work: Callable[[], T]) -> T:

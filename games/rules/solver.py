@@ -1264,10 +1264,11 @@ def hint_and_line(board: Board, seconds: float = 1.0) -> tuple[Hint, list[Move]]
     return Hint(result.verdict), []
 
 
-def hint_from_line(board: Board, line: Sequence[str]) -> Hint | None:
+def hint_from_line(board: Board, line: Sequence[str], *, start: Board | None = None) -> Hint | None:
     """The next move of a known winning line, without a search: ``line`` (in notation) wins
-    from the board's opening (``Board.initial_layout``), for example a deal's proof or a line
-    an earlier hint found. ``None`` when the board's position is not on it.
+    from ``start``'s position (by default the board's opening, ``Board.initial_layout``),
+    for example a deal's proof from its deal, or the line an earlier hint found from where
+    it was asked. ``None`` when the board's position is not on it.
 
     On it means: the position is one the line passes through, or one that foundation moves
     alone reach from such a position (the player's auto-play may send cards up sooner, or in
@@ -1276,8 +1277,12 @@ def hint_from_line(board: Board, line: Sequence[str]) -> Hint | None:
     up now sent up instead: the answer is given only if they are legal and win, so a line
     that does not fit (another deal, a stale record) answers ``None``, never a wrong move.
     """
-    replay = Board(
-        board.rules, board.deal_number, options=board.options, layout=board.initial_layout
+    replay = (
+        start.copy(stack=False)
+        if start is not None
+        else Board(
+            board.rules, board.deal_number, options=board.options, layout=board.initial_layout
+        )
     )
     stops: list[tuple[Counter[int], tuple[tuple[Card, ...], ...]]] = []
     try:

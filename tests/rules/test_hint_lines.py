@@ -77,6 +77,23 @@ def test_the_first_hint_is_the_lines_first_move(lines: dict[tuple[str, int], lis
     assert answer.remaining == len(line)
 
 
+def test_a_line_from_a_later_position_answers_from_there(
+    lines: dict[tuple[str, int], list[str]], no_search: None
+) -> None:
+    """The line a hint found, from the position it was asked in (the game's moves before it
+    are not part of it)."""
+    line = lines["beleaguered-castle", 2]
+    asked = Board("beleaguered-castle", 2)
+    for notation in line[:10]:
+        asked.play(notation)
+    start = Board.from_layout(asked.layout())
+    assert hint_from_line(asked, line[10:]) is None  # not from the deal
+    answer = hint_from_line(asked, line[10:], start=start)
+    assert answer is not None and answer.move is not None
+    assert answer.move.notation() == line[10]
+    assert follow(asked, line, autoplay=False).is_won()  # the deal's whole line too
+
+
 def test_another_deals_line_gives_no_hint(lines: dict[tuple[str, int], list[str]]) -> None:
     assert hint_from_line(Board("citadel", 4), lines["citadel", 3]) is None
 

@@ -390,17 +390,16 @@ def verdict(slug: str, deal: int, verdict: str, line: list[str], now) -> DealVer
 
 
 def hinted(game: Game) -> Move:
-    """The move the game's last hint named (cached by position)."""
-    answer = cache.get(solver_jobs.hint_key(services.game_board(game)))
-    if answer is None:  # answered from a line: ask the line again
-        lines, _ = solver_jobs.deal_knowledge(game)
-        remembered = cache.get(solver_jobs.line_key(game.pk))
-        board = services.game_board(game)
-        answer = next(
-            found
-            for line in [*lines, remembered]
-            if line and (found := solver.hint_from_line(board, line)) is not None
-        )
+    """The move the game's last hint named: the answer it gets again without a search."""
+    lines, deal_lost = solver_jobs.deal_knowledge(game)
+    answer, _ = solver_jobs.position_hint(
+        services.game_board(game),
+        player_id=game.owner_id,
+        may_solve=False,
+        lines=lines,
+        deal_lost=deal_lost,
+        game_id=game.pk,
+    )
     assert answer.move is not None
     return answer.move
 
