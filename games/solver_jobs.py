@@ -119,7 +119,8 @@ def position_hint(
     the next move of a known winning line the position is on (``lines``, each from the
     board's opening: the deal's proof; then the line the game's last solved hint found,
     remembered by ``game_id`` for ``HINT_LINE_SECONDS``), so a player who follows the hints
-    follows one line and a proved deal always has its hint.
+    follows one line and a proved deal always has its hint. A line's answer is cached for
+    the position too (any winning line's next move is a right answer, for anyone).
 
     Otherwise the solver runs: ``SolverBusy`` when it may not (``may_solve`` false: the
     client's budget of new positions is spent), or this player or this server's solver
@@ -133,8 +134,10 @@ def position_hint(
         return Hint(solver.UNSOLVABLE, deal_lost=True), False
     for line in lines:
         if (answer := solver.hint_from_line(board, line)) is not None:
+            cache.set(key, answer, timeout=HINT_CACHE_SECONDS)
             return answer, False
     if game_id is not None and (answer := _remembered_hint(board, game_id)) is not None:
+        cache.set(key, answer, timeout=HINT_CACHE_SECONDS)
         return answer, False
     if cached is not None:
         return cached, False
