@@ -104,6 +104,7 @@ def test_the_move_list_keeps_the_current_move_in_sight(
     page.get_by_role("button", name="Import").click()
     ply = page.get_by_test_id("replay-ply")
     expect(ply).to_be_visible()
+    page.wait_for_load_state()  # the list is scrolled once the page's scripts have run
     total = int(page.locator(".replay-nav .counter").inner_text().split()[-1])
     assert total > 60  # more moves than the list holds at once
     moves = page.locator("#replay .move-list")
