@@ -383,7 +383,7 @@ def proof() -> list[str]:
     return [move.notation() for move in result.moves]
 
 
-def verdict(slug: str, deal: int, verdict: str, line: list[str], now) -> DealVerdict:
+def deal_verdict(slug: str, deal: int, verdict: str, line: list[str], now) -> DealVerdict:
     return DealVerdict.objects.create(
         slug=slug, deal=deal, verdict=verdict, solution=" ".join(line), requested_at=now
     )
@@ -408,7 +408,7 @@ def test_a_proved_deal_is_hinted_from_its_proof_without_a_search(
     owner_client: Client, start_game, proof: list[str], now, solver_calls: list[str]
 ) -> None:
     """Hard proved deals are the ones a one-second search misses: their hint never fails."""
-    verdict("beleaguered-castle", 2, DealVerdict.Verdict.WINNABLE, proof, now)
+    deal_verdict("beleaguered-castle", 2, DealVerdict.Verdict.WINNABLE, proof, now)
     game = start_game("beleaguered-castle", 2)
 
     response = owner_client.post(reverse("games:hint", args=[game.pk]), headers=HX)
@@ -442,7 +442,7 @@ def test_a_deal_known_lost_says_so_at_once(
 ) -> None:
     """Every position of a deal proved unwinnable is lost: no search, and the advice is a
     new game, not an undo."""
-    verdict("streets-and-alleys", 5, DealVerdict.Verdict.UNWINNABLE, [], now)
+    deal_verdict("streets-and-alleys", 5, DealVerdict.Verdict.UNWINNABLE, [], now)
     game = start_game("streets-and-alleys", 5)
 
     response = owner_client.post(reverse("games:hint", args=[game.pk]), headers=HX)
