@@ -308,6 +308,18 @@ class DealVerdict(models.Model):
     def line(self) -> list[str]:
         return self.solution.split()
 
+    @classmethod
+    def for_game(cls, game: Game) -> DealVerdict | None:
+        """What the verdict of a game's deal says of that game: none for a daily (proved
+        anyway) and, with an easing option, only "winnable" (an option can only add lines,
+        so a deal lost without it may be won with it)."""
+        if game.daily_id is not None:
+            return None
+        row = cls.objects.filter(slug=game.slug, deal=game.deal).first()
+        if row is not None and game.options and row.verdict != cls.Verdict.WINNABLE:
+            return None
+        return row
+
 
 class DailyPreparation(models.Model):
     """A date whose dailies are queued for preparation: one row per date, so however many

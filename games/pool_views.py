@@ -9,7 +9,6 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_safe
 
-from games import pools
 from games.models import DealVerdict, Game
 from games.rules.deals import DEAL_DIGITS
 
@@ -20,7 +19,7 @@ badge shows the answer on the next page load)."""
 
 def badge(game: Game, looks: int = 0) -> dict[str, Any]:
     """The ``#verdict`` partial's context: the verdict, and when to look again."""
-    verdict = pools.verdict_for(game)
+    verdict = DealVerdict.for_game(game)
     pending = verdict is not None and verdict.verdict == DealVerdict.Verdict.PENDING
     again = POLL_DELAYS[looks] if pending and looks < len(POLL_DELAYS) else None
     return {"verdict": verdict, "poll": {"next": looks + 1, "delay": again} if again else None}

@@ -225,17 +225,6 @@ def game_new(
 # -- verdicts -----------------------------------------------------------------------------
 
 
-def verdict_for(game: Game) -> DealVerdict | None:
-    """The stored verdict of a game's deal, for its badge; none for a daily (proved anyway)
-    and, with an easing option, only "winnable" (an option can only add lines)."""
-    if game.daily_id is not None:
-        return None
-    row = DealVerdict.objects.filter(slug=game.slug, deal=game.deal).first()
-    if row is not None and game.options and row.verdict != Verdict.WINNABLE:
-        return None
-    return row
-
-
 def verdict_request(
     *, slug: str, deal: int, now: datetime, may_queue: Callable[[], bool] = lambda: True
 ) -> DealVerdict | None:

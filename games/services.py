@@ -474,14 +474,8 @@ def game_hint(
     """
     game, board = _load(game_id, player_id, None)
     assert player_id is not None  # _load checked the owner
-    lines, deal_lost = solver_jobs.deal_knowledge(game)
     answer, solved = solver_jobs.position_hint(
-        board,
-        player_id=player_id,
-        may_solve=may_solve,
-        lines=lines,
-        deal_lost=deal_lost,
-        game_id=game.pk,
+        board, player_id=player_id, may_solve=may_solve, game=game
     )
     Game.objects.filter(pk=game.pk).update(hints=F("hints") + 1)
     game.hints += 1

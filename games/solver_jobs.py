@@ -83,19 +83,18 @@ def hint_key(board: Board) -> str:
 
 
 def deal_knowledge(game: Game) -> tuple[list[list[str]], bool]:
-    """What is known of a game's deal before any search (``position_hint``'s ``lines`` and
-    ``deal_lost``): its proof (a daily's, or the winning line of the deal's verdict) and
-    whether its verdict says it cannot be won. With an easing option only a win is known,
-    as on the verdict's badge (``pools.verdict_for``): an option can only add lines."""
+    """What is known of a game's deal before any search: its proofs (a daily's, or the
+    winning line of the deal's verdict) and whether its verdict says the game cannot be
+    won (``DealVerdict.for_game``: with an easing option only a win is known)."""
     if game.daily_id is not None:
         proof = Daily.objects.filter(pk=game.daily_id).values_list("solution", flat=True)
         return [line.split() for line in proof], False
-    verdict = DealVerdict.objects.filter(slug=game.slug, deal=game.deal).first()
+    verdict = DealVerdict.for_game(game)
     if verdict is None:
         return [], False
     if verdict.verdict == DealVerdict.Verdict.WINNABLE:
         return [verdict.line], False
-    return [], verdict.verdict == DealVerdict.Verdict.UNWINNABLE and not game.options
+    return [], verdict.verdict == DealVerdict.Verdict.UNWINNABLE
 
 
 def line_key(game_id: uuid.UUID) -> str:
@@ -108,19 +107,18 @@ def position_hint(
     *,
     player_id: uuid.UUID,
     may_solve: bool = True,
-    lines: Sequence[Sequence[str]] = (),
-    deal_lost: bool = False,
-    game_id: uuid.UUID | None = None,
+    game: Game | None = None,
 ) -> tuple[Hint, bool]:
     """The next move of a winning line from ``board`` and whether the solver ran for it.
 
-    Known answers come first, without a search: a verdict cached for the position; the
-    deal's own, when it is known lost (``deal_lost``: no position it reaches can be won);
-    the next move of a known winning line the position is on (``lines``, each from the
-    board's opening: the deal's proof; then the line the game's last solved hint found,
-    remembered by ``game_id`` for ``HINT_LINE_SECONDS``), so a player who follows the hints
-    follows one line and a proved deal always has its hint. A line's answer is cached for
-    the position too (any winning line's next move is a right answer, for anyone).
+    Known answers come first, without a search: a verdict cached for the position; then,
+    for the board of ``game``, what is known of its deal (``deal_knowledge``, read only when
+    the cache has no verdict): lost, when its verdict says so (no position it reaches can
+    be won); the next move of a known winning line the position is on (the deal's proof,
+    from its opening; then the line the game's last solved hint found, remembered for
+    ``HINT_LINE_SECONDS``), so a player who follows the hints follows one line and a proved
+    deal always has its hint. Such an answer is cached for the position too, as a searched
+    one is (the key holds the game and its options).
 
     Otherwise the solver runs: ``SolverBusy`` when it may not (``may_solve`` false: the
     client's budget of new positions is spent), or this player or this server's solver
@@ -130,15 +128,9 @@ def position_hint(
     cached: Hint | None = cache.get(key)
     if cached is not None and cached.verdict != solver.UNKNOWN:
         return cached, False
-    if deal_lost:
-        return Hint(solver.UNSOLVABLE, deal_lost=True), False
-    for line in lines:
-        if (answer := solver.hint_from_line(board, line)) is not None:
-            cache.set(key, answer, timeout=HINT_CACHE_SECONDS)
-            return answer, False
-    if game_id is not None and (answer := _remembered_hint(board, game_id)) is not None:
-        cache.set(key, answer, timeout=HINT_CACHE_SECONDS)
-        return answer, False
+    if game is not None and (from_deal := _known_hint(board, game)) is not None:
+        cache.set(key, from_deal, timeout=HINT_CACHE_SECONDS)
+        return from_deal, False
     if cached is not None:
         return cached, False
     if not may_solve:
@@ -157,10 +149,22 @@ def position_hint(
         cache.delete(marker)
     known = answer.verdict != solver.UNKNOWN
     cache.set(key, answer, timeout=HINT_CACHE_SECONDS if known else UNKNOWN_HINT_CACHE_SECONDS)
-    if found and game_id is not None:
+    if found and game is not None:
         line = [move.notation() for move in found]
-        cache.set(line_key(game_id), (board.layout(), line), timeout=HINT_LINE_SECONDS)
+        cache.set(line_key(game.pk), (board.layout(), line), timeout=HINT_LINE_SECONDS)
     return answer, True
+
+
+def _known_hint(board: Board, game: Game) -> Hint | None:
+    """The answer what is known of the game's deal gives, without a search: lost, or a
+    known line's next move; ``None`` when it gives none."""
+    lines, deal_lost = deal_knowledge(game)
+    if deal_lost:
+        return Hint(solver.UNSOLVABLE, deal_lost=True)
+    for line in lines:
+        if (answer := solver.hint_from_line(board, line)) is not None:
+            return answer
+    return _remembered_hint(board, game.pk)
 
 
 def _remembered_hint(board: Board, game_id: uuid.UUID) -> Hint | None:

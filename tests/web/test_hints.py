@@ -391,14 +391,8 @@ def deal_verdict(slug: str, deal: int, verdict: str, line: list[str], now) -> De
 
 def hinted(game: Game) -> Move:
     """The move the game's last hint named: the answer it gets again without a search."""
-    lines, deal_lost = solver_jobs.deal_knowledge(game)
     answer, _ = solver_jobs.position_hint(
-        services.game_board(game),
-        player_id=game.owner_id,
-        may_solve=False,
-        lines=lines,
-        deal_lost=deal_lost,
-        game_id=game.pk,
+        services.game_board(game), player_id=game.owner_id, may_solve=False, game=game
     )
     assert answer.move is not None
     return answer.move
