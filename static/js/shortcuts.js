@@ -1,10 +1,12 @@
 /* Castle: keyboard shortcuts on the game page.
  *
- *   Z, U, Ctrl+Z (Cmd+Z)   undo
+ *   Z, U, Ctrl+Z (Cmd+Z)                undo
+ *   Y, Ctrl+Y, Ctrl+Shift+Z (Cmd+Shift+Z)   redo
+ *   H                                   hint
  *
- * The key clicks the page's own Undo button, so an undo goes through the same form and htmx
- * request as a click (and does nothing while that button is disabled). Without JavaScript the
- * button's accesskey still works. Keys typed into a field are left alone.
+ * Each key clicks the page's own button, so its action goes through the same form and htmx
+ * request as a click (and does nothing while that button is disabled). Without JavaScript
+ * the buttons' accesskeys still work. Keys typed into a field are left alone.
  */
 (function () {
   "use strict";
@@ -13,19 +15,25 @@
     return el && (el.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName));
   }
 
-  function isUndo(event) {
+  // The control a key names (its button's formaction), or null.
+  function action(event) {
     var key = event.key.toLowerCase();
-    if (event.altKey || event.shiftKey) return false;
-    if (event.ctrlKey || event.metaKey) return key === "z";
-    return key === "z" || key === "u";
+    if (event.altKey) return null;
+    if (event.ctrlKey || event.metaKey) {
+      if (key === "z") return event.shiftKey ? "redo" : "undo";
+      return key === "y" && !event.shiftKey ? "redo" : null;
+    }
+    if (event.shiftKey) return null;
+    return { z: "undo", u: "undo", y: "redo", h: "hint" }[key] || null;
   }
 
   document.addEventListener("keydown", function (event) {
     if (event.defaultPrevented || event.repeat || typing(document.activeElement)) return;
-    if (!isUndo(event)) return;
-    var undo = document.querySelector('#controls button[formaction="undo"]');
-    if (!undo) return;
+    var name = action(event);
+    if (!name) return;
+    var button = document.querySelector('#controls button[formaction="' + name + '"]');
+    if (!button) return;
     event.preventDefault();
-    if (!undo.disabled) undo.click();
+    if (!button.disabled) button.click();
   });
 })();

@@ -1,5 +1,5 @@
-"""Undo from the keyboard (Z, U, Ctrl+Z), and a replay that plays itself and keeps its move
-list on the current move."""
+"""Undo, redo and a hint from the keyboard (Z, U, Ctrl+Z; Y, Ctrl+Y, Ctrl+Shift+Z; H), and a
+replay that plays itself and keeps its move list on the current move."""
 
 from pathlib import Path
 
@@ -30,6 +30,44 @@ def test_z_u_and_ctrl_z_undo_through_the_undo_button(
     expect(page.locator("#counter")).to_contain_text("Undos 1")
     page.keyboard.press(key)  # nothing left to undo: the disabled button is not clicked
     expect(page.locator('#controls button[formaction="undo"]')).to_be_disabled()
+
+
+@pytest.mark.parametrize("key", ["y", "Control+y", "Control+Shift+z"])
+def test_y_ctrl_y_and_ctrl_shift_z_redo_through_the_redo_button(
+    page: Page, live_server: LiveServer, key: str
+) -> None:
+    page.goto(live_server.url + "/play/beleaguered-castle/1/?autoplay=0")
+    expect(page.locator("#keys")).to_contain_text("redo")
+    moves = page.locator("#move-count")
+    click_move(page, "t3-t6")
+    expect(moves).to_have_text("1")
+    page.keyboard.press("z")
+    expect(moves).to_have_text("0")
+
+    page.keyboard.press(key)
+
+    expect(moves).to_have_text("1")
+    redo = page.locator('#controls button[formaction="redo"]')
+    expect(redo).to_be_disabled()
+    page.keyboard.press(key)  # nothing left to redo: the disabled button is not clicked
+    page.keyboard.press("Control+Shift+y")  # not a shortcut
+    expect(moves).to_have_text("1")
+    expect(page.locator("#counter")).to_contain_text("Undos 1")
+
+
+def test_h_asks_for_a_hint_through_the_hint_button(page: Page, live_server: LiveServer) -> None:
+    page.goto(live_server.url + "/play/beleaguered-castle/2/?autoplay=1")
+    expect(page.locator("#keys")).to_contain_text("hint")
+
+    with page.expect_response(lambda response: response.url.endswith("/hint")) as answer:
+        page.keyboard.press("h")
+
+    assert answer.value.status == 200
+    expect(page.locator("#status")).to_contain_text(
+        "Hint: Ten of hearts from right pile 3 to right pile 4"
+    )
+    expect(page.locator("#board .card.hint-from")).to_have_count(1)
+    expect(page.locator("#move-count")).to_have_text("0")
 
 
 def test_keys_typed_into_a_field_do_not_undo(page: Page, live_server: LiveServer) -> None:
