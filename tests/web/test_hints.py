@@ -55,10 +55,43 @@ def test_without_javascript_the_hinted_card_comes_selected(
 
 def test_hint_says_when_the_position_can_no_longer_be_won(owner_client: Client, start_game) -> None:
     game = start_game("beleaguered-castle", 1)
+    owner_client.post(reverse("games:move", args=[game.pk]), {"move": "t3-t6"}, headers=HX)
 
     response = owner_client.post(reverse("games:hint", args=[game.pk]), headers=HX)
 
-    assert "can no longer be won" in response.text
+    assert "This position can no longer be won: undo or restart." in response.text
+    game.refresh_from_db()
+    assert game.hints == 1 and game.ply == 1
+
+
+@pytest.mark.parametrize("autoplay", [False, True])
+def test_a_hint_at_the_start_of_a_lost_deal_says_the_deal_is_lost(
+    owner_client: Client, start_game, autoplay: bool
+) -> None:
+    """Where nothing can be taken back (the deal's opening: its safe auto-play loses
+    nothing), a lost position is a lost deal: Undo and Restart cannot help."""
+    game = start_game("beleaguered-castle", 1, autoplay=autoplay)
+
+    response = owner_client.post(reverse("games:hint", args=[game.pk]), headers=HX)
+
+    assert "This deal cannot be won, whatever the moves: start a new game." in response.text
+    assert "undo or restart" not in response.text
+    game.refresh_from_db()
+    assert game.hints == 1
+
+
+@pytest.mark.parametrize("back", ["undo", "restart"])
+def test_back_at_the_start_a_lost_hint_says_the_deal_is_lost(
+    owner_client: Client, start_game, back: str
+) -> None:
+    """After a restart, Undo would take the restart back: to a position that is lost too."""
+    game = start_game("beleaguered-castle", 1)
+    owner_client.post(reverse("games:move", args=[game.pk]), {"move": "t3-t6"}, headers=HX)
+    owner_client.post(reverse(f"games:{back}", args=[game.pk]), headers=HX)
+
+    response = owner_client.post(reverse("games:hint", args=[game.pk]), headers=HX)
+
+    assert "This deal cannot be won, whatever the moves: start a new game." in response.text
 
 
 def test_hints_are_for_the_owner_only(other_client: Client, game: Game) -> None:

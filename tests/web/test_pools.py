@@ -246,6 +246,8 @@ def test_a_typed_dead_deal_plays_as_asked_and_its_stuck_panel_offers_a_winnable_
     page = owner_client.get(game.get_absolute_url()).text
 
     assert "No way forward" in page and "Analyse: where was it lost?" in page
+    assert "No card can move. This deal cannot be won from its start: try another." in page
+    assert "Undo or restart" not in page  # nothing to take back: they cannot help
     assert 'href="/play/fortress/?deals=winnable" rel="nofollow">New winnable deal</a>' in page
 
 
