@@ -4,7 +4,7 @@ replay that plays itself and keeps its move list on the current move."""
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from tests.browser.helpers import click_move
@@ -14,16 +14,19 @@ pytestmark = pytest.mark.browser
 LINES = Path(__file__).parent / "lines"
 
 
-@pytest.mark.parametrize("key", ["z", "u", "Control+z"])
-def test_z_u_and_ctrl_z_undo_through_the_undo_button(
-    page: Page, live_server: LiveServer, key: str
-) -> None:
+@pytest.fixture
+def moves(page: Page, live_server: LiveServer) -> Locator:
+    """The move counter of a game of Beleaguered Castle 1 with one move played (t3-t6)."""
     page.goto(live_server.url + "/play/beleaguered-castle/1/?autoplay=0")
     expect(page.locator("#keys")).to_contain_text("undo")
-    moves = page.locator("#move-count")
+    counter = page.locator("#move-count")
     click_move(page, "t3-t6")
-    expect(moves).to_have_text("1")
+    expect(counter).to_have_text("1")
+    return counter
 
+
+@pytest.mark.parametrize("key", ["z", "u", "Control+z"])
+def test_z_u_and_ctrl_z_undo_through_the_undo_button(page: Page, moves: Locator, key: str) -> None:
     page.keyboard.press(key)
 
     expect(moves).to_have_text("0")
@@ -34,21 +37,15 @@ def test_z_u_and_ctrl_z_undo_through_the_undo_button(
 
 @pytest.mark.parametrize("key", ["y", "Control+y", "Control+Shift+z"])
 def test_y_ctrl_y_and_ctrl_shift_z_redo_through_the_redo_button(
-    page: Page, live_server: LiveServer, key: str
+    page: Page, moves: Locator, key: str
 ) -> None:
-    page.goto(live_server.url + "/play/beleaguered-castle/1/?autoplay=0")
-    expect(page.locator("#keys")).to_contain_text("redo")
-    moves = page.locator("#move-count")
-    click_move(page, "t3-t6")
-    expect(moves).to_have_text("1")
     page.keyboard.press("z")
     expect(moves).to_have_text("0")
 
     page.keyboard.press(key)
 
     expect(moves).to_have_text("1")
-    redo = page.locator('#controls button[formaction="redo"]')
-    expect(redo).to_be_disabled()
+    expect(page.locator('#controls button[formaction="redo"]')).to_be_disabled()
     page.keyboard.press(key)  # nothing left to redo: the disabled button is not clicked
     page.keyboard.press("Control+Shift+y")  # not a shortcut
     expect(moves).to_have_text("1")
