@@ -153,7 +153,10 @@ IMPORT = (
 """Imports: each stores up to 2,000 move rows, kept with its game. The daily cap bounds what
 one address can store (400,000 rows a day, where 30 a minute all day long came to 86
 million); pasting records one by one, a player never meets it."""
-HINT = (Limit("ip", "120/m"), Limit("player", "30/m"))
+HINT = (Limit("ip", "120/m"), Limit("player", "60/m"))
+"""Every Hint: a player who follows the hints (H, then the hinted card and its destination)
+takes a second or more each, and those answers come from a cache or a known line, a few
+milliseconds each; the solver's own runs have their limit below."""
 SOLVE = (Limit("ip", "20/m"), Limit("player", "10/m"))
 """Hints on positions nobody had asked about (the solver runs, up to a second each)."""
 ANALYSE = (Limit("ip", "60/m"), Limit("player", "12/m"))

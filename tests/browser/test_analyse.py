@@ -165,7 +165,7 @@ def test_over_a_rate_limit_the_status_line_says_so(
     cache.clear()
     page.goto(live_server.url + "/play/beleaguered-castle/2/?autoplay=0")
     hint = page.get_by_role("button", name="Hint", exact=True)
-    for _ in range(30):  # the same position: one solver run, then the cache
+    for _ in range(60):  # the same position: one solver run, then the cache
         with page.expect_response(lambda r: r.url.endswith("/hint")) as answer:
             hint.click()
         assert answer.value.status == 200

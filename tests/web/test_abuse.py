@@ -79,7 +79,7 @@ def test_over_the_limit_htmx_shows_the_sentence_in_the_status_line(
     owner_client: Client, game: Game
 ) -> None:
     url = reverse("games:hint", args=[game.pk])
-    for _ in range(30):
+    for _ in range(60):
         owner_client.post(url, headers=HX)
 
     response = owner_client.post(url, headers=HX)
@@ -88,7 +88,7 @@ def test_over_the_limit_htmx_shows_the_sentence_in_the_status_line(
     assert response["HX-Retarget"] == "#status"
     assert 'id="status"' in response.text
     game.refresh_from_db()
-    assert game.hints == 30
+    assert game.hints == 60
 
 
 def test_imports_are_rate_limited(owner_client: Client, db: None) -> None:
