@@ -245,6 +245,29 @@ def test_a_message_does_not_move_the_board(tab: Page, live_server: LiveServer) -
     )
 
 
+@pytest.mark.parametrize("size", [*SCREENS, *SMALL])
+def test_a_long_hint_covers_no_card(browser: Browser, live_server: LiveServer, size: str) -> None:
+    """Archway's hints are the longest messages (they name a reserve and a foundation): on
+    every screen, phones held sideways included, one stays in the strip above the piles."""
+    width, height = {**SCREENS, **SMALL}[size]
+    context = browser.new_context(viewport={"width": width, "height": height})
+    context.screen_name = size  # type: ignore[attr-defined]
+    page = context.new_page()
+    page.goto(live_server.url + "/play/archway/783/?autoplay=1")
+    before = boxes(page)
+
+    page.get_by_role("button", name="Hint", exact=True).click()
+
+    message = page.locator("#status .message")
+    expect(message).to_contain_text("from the twos reserve to the ascending hearts foundation")
+    shoot(page, "long-hint")
+    assert boxes(page) == before
+    box = message.bounding_box()
+    first_row = min(pile[2] for pile in before)
+    assert box is not None and box["y"] + box["height"] <= first_row + 1, "the hint covers cards"
+    context.close()
+
+
 def test_archway_foundations_stay_put_as_piles_shrink(tab: Page, live_server: LiveServer) -> None:
     tab.goto(live_server.url + "/play/archway/3/?autoplay=0")
     found = tab.locator("#board .foundations")
