@@ -7,7 +7,6 @@ action (with the piles it touched), after a hint, or after a conflict.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import uuid
 from collections.abc import Collection
@@ -27,8 +26,8 @@ from games.presentation import (
     touched_piles,
 )
 from games.rules import Board, Move
-from games.rules.solver import UNSOLVABLE, Hint
-from games.services import IDLE_CAP, Outcome, opening_ply, takes_back
+from games.rules.solver import Hint
+from games.services import IDLE_CAP, Outcome, at_opening, takes_back
 
 Page = dict[str, Any]
 """A template context: what the game page's template and its partials read."""
@@ -69,7 +68,7 @@ def game_page(
         "ending": _daily_ending(game, now) if won and game.daily_id else None,
         "late": game.daily is not None and game.daily.is_late(game.finished_at or now),
         "stuck": stuck,
-        "lost_from_start": stuck and _at_opening(game, board),
+        "lost_from_start": stuck and at_opening(game, board),
         "can_undo": can_undo,
         "can_redo": owner and not won and game.redo > 0,
         "can_restart": can_restart,
@@ -117,10 +116,7 @@ def after_hint(
 ) -> Page:
     """The page showing a hint: its sentence, its card and destination marked. Without
     JavaScript (not ``partial``) the hinted card comes selected: one click on its
-    destination plays it. A lost opening is a lost deal (:func:`_at_opening`): the sentence
-    says so instead of advising an undo or a restart that cannot help."""
-    if answer.verdict == UNSOLVABLE and _at_opening(game, board):
-        answer = dataclasses.replace(answer, deal_lost=True)
+    destination plays it."""
     message, bad_news = hint_message(board, answer)
     move = answer.move
     selected = None if partial or move is None else board.selection(move)
@@ -151,12 +147,6 @@ def after_conflict(
     page["changed"] = list(page["view"].piles.values())
     page["whole_counter"] = True
     return page
-
-
-def _at_opening(game: Game, board: Board) -> bool:
-    """Whether the game stands at its opening (the deal, or the deal's safe auto-play that
-    opened it), where a lost position means a lost deal: safe moves never lose one."""
-    return board.ply == opening_ply(game, board)
 
 
 def _daily_ending(game: Game, now: datetime) -> dict[str, object]:

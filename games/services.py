@@ -14,7 +14,7 @@ import threading
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from django.db import IntegrityError, transaction
@@ -26,7 +26,7 @@ from games.leaderboard import record_win
 from games.models import Daily, Game, PlayedMove, Player
 from games.players import hold
 from games.rules import Board, GameRecord, IllegalMove, Move, get_game
-from games.rules.solver import Hint
+from games.rules.solver import UNSOLVABLE, Hint
 
 IDLE_CAP = timedelta(minutes=2)
 """The longest gap between two actions that counts as play time (a tab left open does not)."""
@@ -251,6 +251,12 @@ def opening_ply(game: Game, board: Board) -> int:
     return len(opening) if tuple(m.notation() for m in line) == opening else 0
 
 
+def at_opening(game: Game, board: Board) -> bool:
+    """Whether the game stands at its opening (the deal, or the deal's safe auto-play that
+    opened it), where a lost position means a lost deal: safe moves never lose one."""
+    return board.ply == opening_ply(game, board)
+
+
 def takes_back(game: Game, board: Board) -> tuple[bool, bool]:
     """Whether Undo and Restart would each be taken now, decided as :func:`game_undo` and
     :func:`game_restart` decide (the page's buttons; tests/web/test_game_controls.py holds
@@ -468,7 +474,10 @@ def game_hint(
     *, game_id: uuid.UUID, player_id: PlayerId, may_solve: bool = True
 ) -> tuple[Game, Board, Hint, bool]:
     """The next move of a winning line from the game's position (counted on the game), and
-    whether the solver ran for it (a position no one had asked about).
+    whether the solver ran for it (a position no one had asked about). A lost opening is a
+    lost deal (:func:`at_opening`), which the answer says (``Hint.deal_lost``): Undo and
+    Restart cannot help there. (Not in the position's cache: the same position may stand
+    past the opening of another game.)
 
     Raises ``SolverBusy`` (nothing counted) when the solver cannot run for this player now.
     """
@@ -477,6 +486,8 @@ def game_hint(
     answer, solved = solver_jobs.position_hint(
         board, player_id=player_id, may_solve=may_solve, game=game
     )
+    if answer.verdict == UNSOLVABLE and not answer.deal_lost and at_opening(game, board):
+        answer = replace(answer, deal_lost=True)
     Game.objects.filter(pk=game.pk).update(hints=F("hints") + 1)
     game.hints += 1
     return game, board, answer, solved

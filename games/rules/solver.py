@@ -296,7 +296,8 @@ class Hint:
     move: Move | None = None
     remaining: int | None = None
     deal_lost: bool = False
-    """``unsolvable`` known of the deal (its verdict), so of every position it reaches."""
+    """``unsolvable`` known of the deal (its verdict, or its opening proved lost), so of
+    every position it reaches."""
 
 
 _SLICE: Final = 128
