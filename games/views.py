@@ -434,7 +434,7 @@ def _partials(request: HtmxHttpRequest, context: dict[str, Any], status: int = 2
     """What changed, for the board script: the controls only when the script's copy (its
     ``Castle-Controls`` header) differs from theirs."""
     context["controls_changed"] = request.headers.get("Castle-Controls") != context["controls"]
-    return render(request, "games/move_response.html", context, status=status)
+    return render(request, "games/game.html#move-response", context, status=status)
 
 
 def _see_other(game: Game) -> HttpResponse:
