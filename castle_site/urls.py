@@ -5,3 +5,5 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include("games.urls")),
 ]
+
+handler404 = "castle_site.views.not_found"

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import Resolver404
 from django_htmx.http import reswap, retarget
 
 CSRF_MESSAGE = (
@@ -21,3 +24,26 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
         response = render(request, "games/game.html#status", context, status=403)
         return reswap(retarget(response, "#status"), "outerHTML")
     return render(request, "games/error.html", {"message": CSRF_MESSAGE}, status=403)
+
+
+NO_SUCH_ROW = re.compile(r"No (\w+) matches the given query\.")
+"""What ``get_object_or_404`` says of a row that is not there."""
+
+
+def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """``handler404``: the site's page, with the reason in a sentence (the default page
+    showed Django's own words: "Resolver404", "No Game matches the given query..")."""
+    return render(request, "404.html", {"reason": not_found_reason(exception)}, status=404)
+
+
+def not_found_reason(exception: Exception) -> str:
+    """The sentence a 404 page shows: the site's own reason (an ``Http404``'s message),
+    "No such game." for a row that is not there, nothing for an address no URL matches."""
+    text = exception.args[0] if exception.args else ""
+    if isinstance(exception, Resolver404) or not isinstance(text, str) or not text.strip():
+        return ""
+    if row := NO_SUCH_ROW.fullmatch(text):
+        text = f"No such {row[1].lower()}"
+    text = text.strip()
+    text = text[0].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else f"{text}."

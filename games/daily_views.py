@@ -105,8 +105,10 @@ def play(request: HttpRequest, date: dt.date, slug: str) -> HttpResponse:
     now = timezone.now()
     daily = dailies.visible_daily(slug=rules.slug, date=date, now=now)
     if daily is None:
-        if dailies.day_exists(date, now=now):  # today, still being prepared
-            return redirect("games:daily_day", date=date)
-        raise Http404(NOT_OUT)
+        if not dailies.day_exists(date, now=now):  # the future too: no word of its games
+            raise Http404(NOT_OUT)
+        if rules.slug not in dailies.daily_games(date):
+            raise Http404(f"{rules.name} has no daily challenge that day.")
+        return redirect("games:daily_day", date=date)  # still being prepared: the day says so
     game = dailies.daily_start(player=current_player(request), daily=daily, now=now)
     return redirect(game)

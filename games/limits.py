@@ -24,6 +24,7 @@ from django_htmx.http import reswap, retarget
 from django_ratelimit.core import get_usage
 
 from games.players import session_player_id
+from games.presentation import seconds_text
 
 View = Callable[..., HttpResponseBase]
 
@@ -125,7 +126,8 @@ def rate_limited(group: str, *limits: Limit) -> Callable[[View], View]:
 def too_many(request: HttpRequest, wait: int, message: str = "") -> HttpResponse:
     """429 with ``Retry-After``: in the status line for htmx, as a page otherwise."""
     message = message or (
-        f"Too many requests from you in a short time: please wait {wait} seconds and try again."
+        f"Too many requests from you in a short time: please wait {seconds_text(wait)} and try"
+        " again."
     )
     if getattr(request, "htmx", False):
         response = render(

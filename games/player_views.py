@@ -47,7 +47,9 @@ class PreferencesForm(forms.Form):
 @require_http_methods(["GET", "HEAD", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     """Create an account; the log-in that follows adopts this browser's games."""
-    form: UserCreationForm[User] = UserCreationForm(request.POST or None)
+    form: UserCreationForm[User] = UserCreationForm(
+        request.POST if request.method == "POST" else None
+    )
     if request.method == "POST" and form.is_valid():
         try:
             with transaction.atomic():

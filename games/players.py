@@ -28,6 +28,8 @@ from games.models import AccountSession, Entry, Game, PlayedMove, Player
 SESSION_KEY = "castle_player"
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9 ._'-]{1,23}")
 """Display names: 2-24 letters, digits, spaces and . _ ' - (no markup, no look-alikes)."""
+DEFAULT_NAME = re.compile(r"player [0-9a-f]{6}", re.IGNORECASE)
+"""How a player without a display name is shown (``Player.name``): no one may take it."""
 
 
 def session_player_id(request: HttpRequest) -> uuid.UUID | None:
@@ -118,6 +120,10 @@ def player_set_name(*, player: Player, name: str) -> Player:
     if not NAME.fullmatch(name):
         raise ValidationError(
             "Use 2 to 24 letters, digits, spaces or . _ ' - and start with a letter or digit."
+        )
+    if DEFAULT_NAME.fullmatch(name):
+        raise ValidationError(
+            f"{name!r} is how a player without a name is shown: choose another name."
         )
     taken = Player.objects.filter(display_name__iexact=name).exclude(pk=player.pk).exists()
     if taken:

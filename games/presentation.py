@@ -661,6 +661,11 @@ def card_short(card: Card) -> str:
 _CARD_CODE = re.compile(r"(?<![A-Za-z0-9])[A2-9TJQK][CDHS](?![A-Za-z0-9])")
 
 
+def seconds_text(count: int) -> str:
+    """``1 second``, ``30 seconds``: a wait as a sentence says it."""
+    return f"{count} second" if count == 1 else f"{count} seconds"
+
+
 def for_people(text: str) -> str:
     """Card codes in a sentence (the engine's ``not on 3D``) as players read them: ``3♦``.
 

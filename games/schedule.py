@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -150,9 +150,12 @@ def delete_abandoned_games(now: datetime) -> int:
     ``auto``, so rows alone do not mean play; the test is the one ``stats.player_stats``
     counts a game played by) and no undo (switching auto-play on after an undo drops the
     undone rows: ``players._merge_dailies``). Such a game holds only its deal, which the
-    same deal link deals again. Kept, however old: every game of a player with an account
-    (an account is how a player keeps games), a daily game (the player's one try at that day's
-    deal), a game with a leaderboard entry. A player goes when it has no account, no display
+    same deal link deals again. An unplayed daily game goes too once its day is over: a
+    daily link also creates a game (and a player) for a client without cookies, and the
+    game dealt again afterwards would be late, never ranked, as this one would. Kept,
+    however old: every game of a player with an account (an account is how a player keeps
+    games), a daily game on its day (the player's one try at that day's deal), a game with
+    a leaderboard entry. A player goes when it has no account, no display
     name (leaderboards may have shown it), no preference changed from its default (the
     profile saved one: the player meant to come back), no game and no entry, and was
     created before ``KEEP_UNPLAYED``; a session still naming it then has no player yet
@@ -169,8 +172,8 @@ def delete_abandoned_games(now: datetime) -> int:
     unplayed = Game.objects.filter(
         ~Exists(own_move),
         ~Exists(Entry.objects.filter(game=OuterRef("pk"))),
+        Q(daily=None) | Q(daily__date__lt=now.astimezone(UTC).date()),
         owner__user=None,
-        daily=None,
         undos=0,
         updated_at__lt=cutoff,
     )

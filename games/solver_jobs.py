@@ -37,6 +37,7 @@ from django.core.cache import cache
 from django.tasks import task
 
 from games.models import Analysis, Daily, DealVerdict, Game
+from games.presentation import seconds_text
 from games.rules import Board, RulesError, solver
 from games.rules.solver import Hint
 
@@ -263,7 +264,7 @@ def analysis_request(
         _check_player(game.owner_id, key)
         if (wait := wait_for_new()) is not None:
             raise SolverBusy(
-                f"You asked for many analyses in a short time: please wait {wait} seconds"
+                f"You asked for many analyses in a short time: please wait {seconds_text(wait)}"
                 " and try again.",
                 wait,
             )

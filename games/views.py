@@ -233,7 +233,7 @@ def _window(game: Game, line: list[str], ply: int) -> list[tuple[int, str, str]]
 @require_http_methods(["GET", "HEAD", "POST"])
 def import_record(request: HtmxHttpRequest) -> HttpResponse:
     """Paste a game record: replay it, or continue it as a new game of your own."""
-    form = ImportForm(request.POST or None)
+    form = ImportForm(request.POST if request.method == "POST" else None)
     error = ""
     if request.method == "POST" and form.is_valid():
         try:

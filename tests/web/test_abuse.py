@@ -14,7 +14,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from games import services
+from games import limits, services
 from games.forms import IMPORT_MAX_CHARS
 from games.models import Game, PlayedMove, Player
 from games.rules import replay_record
@@ -30,6 +30,25 @@ def assert_too_many(response) -> None:
 
 
 # -- rate limits -------------------------------------------------------------------------
+
+
+def test_a_wait_of_one_second_reads_one_second(rf) -> None:
+    response = limits.too_many(rf.get("/"), 1)
+
+    assert "please wait 1 second and try again." in html.unescape(response.content.decode())
+    assert response["Retry-After"] == "1"
+
+
+@pytest.mark.parametrize("name", ["games:import", "games:signup"])
+def test_a_form_posted_as_json_is_refused_with_400(client: Client, db: None, name: str) -> None:
+    """An empty form body (JSON, which Django does not parse) was read as no post at all:
+    the blank form, 200."""
+    response = client.post(reverse(name), '{"record": "game: citadel"}', "application/json")
+
+    assert response.status_code == 400
+    assert "This field is required." in html.unescape(response.text)
+    assert not Game.objects.exists()
+    assert not User.objects.exists()
 
 
 def test_starting_games_is_rate_limited_per_player(owner_client: Client) -> None:

@@ -849,3 +849,15 @@ def test_game_champions_count_only_ranked_wins(client: Client, db: None) -> None
     assert "<td>Ada</td><td>2</td><td>2 days</td><td>8.0</td>" in body
     assert "<td>Bob</td><td>1</td><td>1 day</td><td>1.0</td>" in body
     assert "Anon" not in body
+
+
+def test_a_daily_link_of_a_game_without_a_daily_that_day_is_a_404(client: Client, db: None) -> None:
+    """It sent the player to the day's page, as if that game's daily were being prepared."""
+    today = utc_now().date()
+    slug = next(slug for slug in GAMES if slug not in dailies.daily_games(today))
+
+    response = client.get(reverse("games:daily_play", args=[today, slug]))
+
+    assert response.status_code == 404
+    assert f"{GAMES[slug].name} has no daily challenge that day." in response.text
+    assert not Game.objects.exists()

@@ -111,6 +111,32 @@ def test_display_names_are_unique_ignoring_case(player: Player, db: None) -> Non
         player_set_name(player=player, name="ADA")
 
 
+@pytest.mark.parametrize("name", ["Player 3703dd", "PLAYER ABCDEF", "player  0a1b2c"])
+def test_no_one_takes_the_name_a_nameless_player_is_shown_by(player: Player, name: str) -> None:
+    """A player without a name shows as "Player" and six characters of its id on the
+    leaderboards: another player who took that name would pass for them."""
+    with pytest.raises(Exception, match="how a player without a name is shown"):
+        player_set_name(player=player, name=name)
+
+
+@pytest.mark.parametrize("name", ["Player 3703dg", "Player 3703dd2", "Player one"])
+def test_names_that_only_begin_like_a_nameless_player_are_free(player: Player, name: str) -> None:
+    assert player_set_name(player=player, name=name).display_name == name
+
+
+def test_profile_refuses_a_nameless_players_label_with_400(
+    owner_client: Client, player: Player
+) -> None:
+    shown = Player.objects.create().name
+
+    response = owner_client.post(reverse("games:profile"), {"display_name": shown})
+
+    assert response.status_code == 400
+    assert "how a player without a name is shown" in html.unescape(response.text)
+    player.refresh_from_db()
+    assert player.display_name == ""
+
+
 def test_profile_refuses_markup_in_names_with_400(owner_client: Client, player: Player) -> None:
     response = owner_client.post(reverse("games:profile"), {"display_name": "<script>"})
 

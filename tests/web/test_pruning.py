@@ -17,6 +17,7 @@ from django.core.cache import cache
 from django.db.models import QuerySet
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from games import schedule, services
 from games.models import Daily, Entry, Game, PlayedMove, Player
@@ -166,7 +167,7 @@ def test_an_old_game_stays_once_played_or_with_an_entry(
     assert not gone(game.owner)
 
 
-def test_an_old_daily_game_stays_unplayed(
+def test_a_daily_game_stays_unplayed_on_its_day(
     abandoned: Game, start: Start, untouched, daily: Daily, now
 ) -> None:
     """The player's one try at the day's deal: deleting it would deal them another."""
@@ -176,6 +177,35 @@ def test_an_old_daily_game_stays_unplayed(
     assert schedule.delete_abandoned_games(now) == 1
     assert gone(abandoned)
     assert not gone(game)
+
+
+def test_an_old_unplayed_daily_game_goes_once_its_day_is_over(
+    abandoned: Game, start: Start, untouched, daily: Daily, now
+) -> None:
+    """A game dealt again from the daily's link after its day is late, never ranked, as
+    this one would be: nothing is lost."""
+    game = start(slug="citadel", deal=3, daily=daily)
+    untouched(game)
+    next_day = now + timedelta(days=1)
+
+    assert schedule.delete_abandoned_games(next_day) == 2
+    assert gone(abandoned)
+    assert gone(game)
+    assert gone(game.owner)
+
+
+def test_daily_links_opened_without_cookies_leave_nothing_once_unplayed(daily: Daily) -> None:
+    """What a script did: open a past daily's link over and over without cookies, a game
+    and a player each time, which no pruning deleted."""
+    url = reverse("games:daily_play", args=[daily.date, daily.slug])
+    for _ in range(3):
+        assert Client().get(url).status_code == 302
+    owners = list(Game.objects.filter(daily=daily).values_list("owner", flat=True))
+    assert len(owners) == 3
+
+    assert schedule.delete_abandoned_games(timezone.now() + OLD) == 3
+    assert not Game.objects.exists()
+    assert not Player.objects.filter(pk__in=owners).exists()
 
 
 def test_a_recent_unplayed_game_stays(abandoned: Game, start: Start, untouched, now) -> None:
