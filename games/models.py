@@ -55,6 +55,13 @@ class Player(models.Model):
         help_text="What New game deals.",
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    session_key = models.CharField(
+        max_length=40,
+        blank=True,
+        editable=False,
+        help_text="The session made with this anonymous player: it ends when the player is"
+        " pruned (games.schedule).",
+    )
 
     class Meta:
         constraints = [

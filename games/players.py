@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import uuid
+from collections.abc import Iterable
 from importlib import import_module
 
 from django.conf import settings
@@ -42,11 +43,20 @@ def session_player_id(request: HttpRequest) -> uuid.UUID | None:
 
 
 def current_player(request: HttpRequest) -> Player:
-    """The request's player, created (and remembered in the session) on a first visit."""
+    """The request's player, created (and remembered in the session) on a first visit.
+
+    A new session is saved at once, so that the player knows its key: a client without
+    cookies makes a player and a session on every visit, and when the hourly pruning
+    deletes such a player (nothing kept, ``games.schedule``) it ends that session too,
+    instead of leaving it for the session's 400 days."""
     player = known_player(request)
     if player is None:
-        player = Player.objects.create()
+        player = Player()
         request.session[SESSION_KEY] = str(player.pk)
+        if request.session.session_key is None:
+            request.session.save()
+        player.session_key = request.session.session_key or ""
+        player.save(force_insert=True)
     return player
 
 
@@ -102,16 +112,23 @@ def remember_session(*, user: User, session_key: str | None) -> None:
 def end_sessions(*, user: User, keep: str | None = None) -> int:
     """End every session logged in to ``user``'s account (but ``keep``): their cookies
     become empty sessions with no player. Returns how many ended."""
-    store = import_module(settings.SESSION_ENGINE).SessionStore
     keys = list(
         AccountSession.objects.filter(user=user)
         .exclude(session_key=keep or "")
         .values_list("session_key", flat=True)
     )
-    for key in keys:
-        store(session_key=key).delete()
+    delete_sessions(keys)
     AccountSession.objects.filter(session_key__in=keys).delete()
     return len(keys)
+
+
+def delete_sessions(keys: Iterable[str]) -> None:
+    """Delete these sessions (the database's rows and the cache's copies): their cookies
+    come back as empty sessions, with no player."""
+    store = import_module(settings.SESSION_ENGINE).SessionStore
+    for key in keys:
+        if key:
+            store(session_key=key).delete()
 
 
 def player_set_name(*, player: Player, name: str) -> Player:
@@ -165,6 +182,7 @@ def player_adopt(*, anonymous_id: uuid.UUID | None, user: User) -> Player:
     if account is None:
         account = anonymous or Player()
         account.user = user
+        account.session_key = ""  # the log-in ended it; an account's player is never pruned
         account.save()
         return account
     if anonymous is not None and anonymous.pk != account.pk:

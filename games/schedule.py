@@ -26,6 +26,7 @@ from django.utils.module_loading import import_string
 from django_tasks_db.models import DBTaskResult
 
 from games.models import Entry, Game, PlayedMove, Player
+from games.players import delete_sessions
 
 logger = logging.getLogger(__name__)
 
@@ -186,8 +187,14 @@ def delete_abandoned_games(now: datetime) -> int:
         created_at__lt=cutoff,
         **_preferences_as_they_came(),
     )
-    _delete_in_batches(empty)
+    _delete_in_batches(empty, also=_end_sessions)
     return games
+
+
+def _end_sessions(players: QuerySet[Player]) -> None:
+    """End the sessions these players were made with: a client without cookies leaves a
+    session with every player it makes, which would otherwise stay for 400 days."""
+    delete_sessions(players.exclude(session_key="").values_list("session_key", flat=True))
 
 
 def _preferences_as_they_came() -> dict[str, object]:
@@ -196,17 +203,23 @@ def _preferences_as_they_came() -> dict[str, object]:
     return {field.name: field.get_default() for field in fields if field.name in PREFERENCES}
 
 
-def _delete_in_batches(doomed: QuerySet[Any]) -> int:
+def _delete_in_batches(
+    doomed: QuerySet[Any], *, also: Callable[[QuerySet[Any]], object] | None = None
+) -> int:
     """Delete the rows of ``doomed`` (and their cascade), ``PRUNE_BATCH`` at a time; how many
     of ``doomed``'s own model. Each batch is locked, then deleted by the same query again in
-    its transaction: a row that changed in between is no longer doomed and stays."""
+    its transaction: a row that changed in between is no longer doomed and stays. ``also``
+    is called with each batch's rows just before they are deleted, in its transaction."""
     label = doomed.model._meta.label
     total = 0
     while True:
         with transaction.atomic():
             locked = doomed.select_for_update(of=("self",)).order_by()
             batch = list(locked.values_list("pk", flat=True)[:PRUNE_BATCH])
-            _, per_model = doomed.filter(pk__in=batch).delete()
+            these = doomed.filter(pk__in=batch)
+            if also is not None:
+                also(these)
+            _, per_model = these.delete()
         deleted = per_model.get(label, 0)
         total += deleted
         if len(batch) < PRUNE_BATCH or not deleted:

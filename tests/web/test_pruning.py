@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime, timedelta
+from importlib import import_module
 from typing import Any
 
 import pytest
@@ -24,6 +25,8 @@ from games.models import Daily, Entry, Game, PlayedMove, Player
 from games.players import SESSION_KEY, hold
 
 pytestmark = pytest.mark.django_db
+
+session_store = import_module(settings.SESSION_ENGINE).SessionStore
 
 OLD = schedule.KEEP_UNPLAYED + timedelta(minutes=1)
 RECENT = schedule.KEEP_UNPLAYED - timedelta(minutes=1)
@@ -203,9 +206,12 @@ def test_daily_links_opened_without_cookies_leave_nothing_once_unplayed(daily: D
     owners = list(Game.objects.filter(daily=daily).values_list("owner", flat=True))
     assert len(owners) == 3
 
+    assert Session.objects.count() == 3
+
     assert schedule.delete_abandoned_games(timezone.now() + OLD) == 3
     assert not Game.objects.exists()
     assert not Player.objects.filter(pk__in=owners).exists()
+    assert not Session.objects.exists()
 
 
 def test_a_recent_unplayed_game_stays(abandoned: Game, start: Start, untouched, now) -> None:
@@ -280,8 +286,9 @@ def test_pruning_deletes_batch_after_batch_until_none_is_left(
 
 
 def test_a_session_naming_a_pruned_player_is_a_first_visit(client: Client, now) -> None:
-    """The cookie outlives the player (sessions last 400 days): the id it names is simply no
-    player, and the next game makes a new one."""
+    """The cookie outlives the player (its session ends with it, or lasts 400 days when it
+    was made before players knew their session's key): either way the next game makes a
+    new player."""
     url = reverse("games:play_deal", args=["beleaguered-castle", 1]) + "?autoplay=0"
     first = client.get(url)
     assert first.status_code == 302
@@ -300,6 +307,38 @@ def test_a_session_naming_a_pruned_player_is_a_first_visit(client: Client, now) 
     assert again["Location"] == game.get_absolute_url()
     assert game.owner_id != pruned.pk
     assert client.session[SESSION_KEY] == str(game.owner_id)
+
+
+def test_a_pruned_player_takes_its_session_with_it(client: Client, now) -> None:
+    """A client without cookies makes a player and a session with every game it starts: the
+    session stayed 400 days after its player was pruned."""
+    client.get(reverse("games:play_deal", args=["beleaguered-castle", 1]) + "?autoplay=0")
+    key = client.session.session_key
+    player = Player.objects.get(pk=client.session[SESSION_KEY])
+    assert player.session_key == key
+    Game.objects.update(updated_at=now - OLD)
+    Player.objects.update(created_at=now - OLD)
+
+    assert schedule.delete_abandoned_games(now) == 1
+    assert gone(player)
+    assert not Session.objects.filter(session_key=key).exists()
+    assert session_store(session_key=key).load() == {}  # nor in the cache in front
+
+
+def test_a_player_kept_keeps_its_session(client: Client, now) -> None:
+    client.get(reverse("games:play_deal", args=["beleaguered-castle", 1]) + "?autoplay=0")
+    game = Game.objects.get()
+    client.post(reverse("games:move", args=[game.pk]), {"move": "t3-t6", "ply": "0"})
+    key = client.session.session_key
+    Game.objects.update(updated_at=now - OLD)
+    Player.objects.update(created_at=now - OLD)
+    abandoned = Player.objects.create()
+    Player.objects.filter(pk=abandoned.pk).update(created_at=now - OLD)
+
+    assert schedule.delete_abandoned_games(now) == 0
+    assert gone(abandoned)
+    assert Session.objects.filter(session_key=key).exists()
+    assert session_store(session_key=key).load()[SESSION_KEY] == str(game.owner_id)
 
 
 # -- players whose session has ended --------------------------------------------------------
