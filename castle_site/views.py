@@ -9,6 +9,8 @@ from django.shortcuts import render
 from django.urls import Resolver404
 from django_htmx.http import reswap, retarget
 
+from games.presentation import sentence
+
 CSRF_MESSAGE = (
     "This page's form has expired (its security token no longer matches this browser's):"
     " reload the page and try again."
@@ -40,10 +42,8 @@ def not_found_reason(exception: Exception) -> str:
     """The sentence a 404 page shows: the site's own reason (an ``Http404``'s message),
     "No such game." for a row that is not there, nothing for an address no URL matches."""
     text = exception.args[0] if exception.args else ""
-    if isinstance(exception, Resolver404) or not isinstance(text, str) or not text.strip():
+    if isinstance(exception, Resolver404) or not isinstance(text, str):
         return ""
     if row := NO_SUCH_ROW.fullmatch(text):
         text = f"No such {row[1].lower()}"
-    text = text.strip()
-    text = text[0].upper() + text[1:]
-    return text if text.endswith((".", "!", "?")) else f"{text}."
+    return sentence(text)

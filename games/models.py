@@ -4,6 +4,7 @@ else)."""
 
 from __future__ import annotations
 
+import re
 import uuid
 from datetime import UTC, datetime, timedelta
 
@@ -36,6 +37,11 @@ class DealChoice(models.TextChoices):
     MEDIUM = "medium", "Winnable deal, medium"
     HARD = "hard", "Winnable deal, hard"
     ANY = "any", "Any deal (may be unwinnable)"
+
+
+NAMELESS = re.compile(r"player [0-9a-f]{6}", re.IGNORECASE)
+"""The name a player without a display name is shown by (:attr:`Player.name`): "Player"
+and the first six hex digits of its id. No display name may take that form."""
 
 
 class Player(models.Model):

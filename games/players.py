@@ -24,13 +24,11 @@ from django.dispatch import receiver
 from django.http import HttpRequest
 from django.utils import timezone
 
-from games.models import AccountSession, Entry, Game, PlayedMove, Player
+from games.models import NAMELESS, AccountSession, Entry, Game, PlayedMove, Player
 
 SESSION_KEY = "castle_player"
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9 ._'-]{1,23}")
 """Display names: 2-24 letters, digits, spaces and . _ ' - (no markup, no look-alikes)."""
-DEFAULT_NAME = re.compile(r"player [0-9a-f]{6}", re.IGNORECASE)
-"""How a player without a display name is shown (``Player.name``): no one may take it."""
 
 
 def session_player_id(request: HttpRequest) -> uuid.UUID | None:
@@ -127,8 +125,7 @@ def delete_sessions(keys: Iterable[str]) -> None:
     come back as empty sessions, with no player."""
     store = import_module(settings.SESSION_ENGINE).SessionStore
     for key in keys:
-        if key:
-            store(session_key=key).delete()
+        store(session_key=key).delete()
 
 
 def player_set_name(*, player: Player, name: str) -> Player:
@@ -138,7 +135,7 @@ def player_set_name(*, player: Player, name: str) -> Player:
         raise ValidationError(
             "Use 2 to 24 letters, digits, spaces or . _ ' - and start with a letter or digit."
         )
-    if DEFAULT_NAME.fullmatch(name):
+    if NAMELESS.fullmatch(name):
         raise ValidationError(
             f"{name!r} is how a player without a name is shown: choose another name."
         )

@@ -661,6 +661,16 @@ def card_short(card: Card) -> str:
 _CARD_CODE = re.compile(r"(?<![A-Za-z0-9])[A2-9TJQK][CDHS](?![A-Za-z0-9])")
 
 
+def sentence(text: str) -> str:
+    """``text`` as a sentence: its first letter a capital, a stop at its end (the engine's
+    errors and Django's are written to be embedded: ``unknown game 'x': ...``)."""
+    text = text.strip()
+    if not text:
+        return ""
+    text = text[0].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else f"{text}."
+
+
 def seconds_text(count: int) -> str:
     """``1 second``, ``30 seconds``: a wait as a sentence says it."""
     return f"{count} second" if count == 1 else f"{count} seconds"

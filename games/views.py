@@ -33,6 +33,7 @@ from games.presentation import (
     move_list,
     parse_selection,
     pile_words,
+    sentence,
 )
 from games.rules import (
     GAMES,
@@ -241,7 +242,7 @@ def import_record(request: HtmxHttpRequest) -> HttpResponse:
         except ReplayError as bad:
             error = f"Line {bad.line}: move {bad.index} ({bad.move}) cannot be played: {bad.reason}"
         except RulesError as bad:
-            error = str(bad)[0].upper() + str(bad)[1:]
+            error = sentence(str(bad))
         else:
             slug, deal = board.rules.slug, board.deal_number
             if live := live_daily_of_deal(slug=slug, deal=deal, now=timezone.now()):
