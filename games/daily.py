@@ -149,10 +149,15 @@ def visible_daily(*, slug: str, date: dt.date, now: dt.datetime) -> Daily | None
     return daily_get(slug=slug, date=date)
 
 
-def live_daily_of_deal(*, slug: str, deal: int, now: dt.datetime) -> Daily | None:
-    """Today's daily of ``game`` when ``deal`` is its deal: no practice on it until the day
-    ends. (Future dailies are not refused: a refusal would tell their deal away.)"""
-    return Daily.objects.filter(slug=get_game(slug).slug, deal=deal, date=utc_today(now)).first()
+def live_daily_of_deal(*, deal: int, now: dt.datetime) -> Daily | None:
+    """Today's daily whose deal is ``deal``, in whichever game: no practice on it until the
+    day ends. Any game, not only the daily's: a deal is laid out from its number and the
+    game's layout, so games of one layout (Beleaguered Castle and Siegecraft, Citadel and
+    Exiled Kings, Streets and Alleys and its variants) deal the same cards for one number,
+    and a game that allows more moves would let the daily's line be tried out in full. A
+    daily's number is a secret 63-bit draw: nobody meets one in another game by chance.
+    (Future dailies are not refused: a refusal would tell their deal away.)"""
+    return Daily.objects.filter(deal=deal, date=utc_today(now)).first()
 
 
 # -- who sees what ------------------------------------------------------------------------

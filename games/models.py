@@ -207,6 +207,9 @@ class Daily(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["slug", "date"], name="daily_unique_game_date")
         ]
+        indexes = [models.Index(fields=["deal"], name="daily_deal")]
+        """A typed deal number is looked up among the live dailies of every game
+        (``daily.live_daily_of_deal``)."""
 
     def __str__(self) -> str:
         return f"{self.rules.name} daily {self.date:%Y-%m-%d}"

@@ -112,7 +112,7 @@ def play(request: HtmxHttpRequest, slug: str, deal: int | None = None) -> HttpRe
         return _bad_request(
             request, form.error_text() or f"Deal numbers run from 1 to {form.max_deal}."
         )
-    live = deal and live_daily_of_deal(slug=rules.slug, deal=deal, now=timezone.now())
+    live = deal and live_daily_of_deal(deal=deal, now=timezone.now())
     if live:  # no practice on a live daily's deal: the player's daily game instead
         return redirect("games:daily_play", date=live.date, slug=live.slug)
     try:
@@ -244,8 +244,7 @@ def import_record(request: HtmxHttpRequest) -> HttpResponse:
         except RulesError as bad:
             error = sentence(str(bad))
         else:
-            slug, deal = board.rules.slug, board.deal_number
-            if live := live_daily_of_deal(slug=slug, deal=deal, now=timezone.now()):
+            if live := live_daily_of_deal(deal=board.deal_number, now=timezone.now()):
                 context = {"form": form, "error": live_deal_refusal(live)}
                 return render(request, "games/import.html", context, status=403)
             try:

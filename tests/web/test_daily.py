@@ -607,6 +607,32 @@ def test_importing_the_live_deal_is_refused(live: Daily, other_client: Client) -
     assert not Game.objects.exists()
 
 
+def test_a_game_of_the_same_layout_cannot_practise_the_live_deal(
+    live: Daily, other_client: Client
+) -> None:
+    """Exiled Kings deals Citadel's cards for the same number: the daily's deal, moves and
+    all, could be tried out there while the day is live."""
+    assert Board("exiled-kings", live.deal).tableau == Board("citadel", live.deal).tableau
+
+    response = other_client.get(reverse("games:play_deal", args=["exiled-kings", live.deal]))
+
+    assert response.status_code == 302
+    assert response["Location"] == reverse("games:daily_play", args=[live.date, "citadel"])
+    assert not Game.objects.filter(daily=None).exists()
+
+
+def test_importing_the_live_deal_as_a_game_of_the_same_layout_is_refused(
+    live: Daily, other_client: Client
+) -> None:
+    record = "game: exiled-kings\ndeal: 3\n" + " ".join(LINE[:3]) + "\n"
+
+    response = other_client.post(reverse("games:import"), {"record": record, "then": "continue"})
+
+    assert response.status_code == 403
+    assert "Citadel daily challenge: it can only be played as your daily game" in response.text
+    assert not Game.objects.exists()
+
+
 def test_the_deal_is_free_to_practise_once_the_day_is_over(
     daily: Daily, other_client: Client
 ) -> None:
