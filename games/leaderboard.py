@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
+import uuid
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import IntegrityError, transaction
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, F, Q, QuerySet
 
 from games.models import Daily, Entry, Game, Player
 from games.rules import Board
@@ -189,25 +191,56 @@ class Champion:
     """Moves over par, on average."""
 
 
+CHAMPIONS_SECONDS = 60
+"""How long a game's champions are kept in the shared cache: the page is public and
+anonymous, and its work grows with every daily ever played, so a flood of requests costs
+one count a minute (a win shows there within a minute)."""
+
+
 def champions(slug: str, *, top: int = 20) -> dict[str, list[Champion]]:
     """Per game over all dailies: most daily wins, best streak of consecutive days, best
-    average over par; each list best first (ranked entries only)."""
-    per_player: dict[Player, list[Entry]] = {}
-    for entry in ranked(Entry.objects.filter(daily__slug=slug)).select_related("player", "daily"):
-        per_player.setdefault(entry.player, []).append(entry)
-    table: list[Champion] = []
-    for player, won in per_player.items():
+    average over par; each list best first (ranked entries only). Counted at most once per
+    ``CHAMPIONS_SECONDS`` (the shared cache)."""
+    key = f"champions:{slug}:{top}"
+    sections: dict[str, list[Champion]] | None = cache.get(key)
+    if sections is None:
+        sections = _champions(slug, top)
+        cache.set(key, sections, timeout=CHAMPIONS_SECONDS)
+    return sections
+
+
+def _champions(slug: str, top: int) -> dict[str, list[Champion]]:
+    """:func:`champions`, counted from one row of plain values per ranked entry (a player,
+    a date, moves over par); the players themselves are read only for the lists."""
+    rows = (
+        ranked(Entry.objects.filter(daily__slug=slug))
+        .annotate(over=F("moves") - F("daily__par"))
+        .values_list("player_id", "daily__date", "over")
+    )
+    per_player: dict[uuid.UUID, list[tuple[dt.date, int]]] = {}
+    for player_id, date, over in rows.iterator(chunk_size=5_000):
+        per_player.setdefault(player_id, []).append((date, over))
+    table: list[tuple[uuid.UUID, int, int, float]] = []  # player, wins, streak, over par
+    for player_id, won in per_player.items():
         streak = best = 0
         previous: dt.date | None = None
-        for date in sorted({entry.daily.date for entry in won}):
+        for date in sorted({date for date, _ in won}):
             streak = streak + 1 if previous and date - previous == dt.timedelta(days=1) else 1
             best, previous = max(best, streak), date
-        over = sum(e.moves - e.daily.par for e in won) / len(won)
-        table.append(Champion(player, wins=len(won), streak=best, over_par=over))
+        table.append((player_id, len(won), best, sum(over for _, over in won) / len(won)))
+    orders = {
+        "Most daily wins": lambda row: (-row[1], row[3]),
+        "Best streak": lambda row: (-row[2], -row[1]),
+        "Best average over par": lambda row: (row[3], -row[1]),
+    }
+    lists = {title: sorted(table, key=order)[:top] for title, order in orders.items()}
+    players = Player.objects.in_bulk({row[0] for rows in lists.values() for row in rows})
     return {
-        "Most daily wins": sorted(table, key=lambda r: (-r.wins, r.over_par))[:top],
-        "Best streak": sorted(table, key=lambda r: (-r.streak, -r.wins))[:top],
-        "Best average over par": sorted(table, key=lambda r: (r.over_par, -r.wins))[:top],
+        title: [
+            Champion(players[player_id], wins=wins, streak=streak, over_par=over)
+            for player_id, wins, streak, over in rows
+        ]
+        for title, rows in lists.items()
     }
 
 

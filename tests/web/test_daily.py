@@ -4,14 +4,17 @@ import os
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
 from django.contrib.admin.sites import site as admin_site
 from django.contrib.auth.models import User
+from django.core.cache.backends import locmem
 from django.core.management import call_command
 from django.db import IntegrityError, connection
 from django.test import Client, RequestFactory
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django_tasks_db.models import DBTaskResult
 
@@ -875,6 +878,35 @@ def test_game_champions_count_only_ranked_wins(client: Client, db: None) -> None
     assert "<td>Ada</td><td>2</td><td>2 days</td><td>8.0</td>" in body
     assert "<td>Bob</td><td>1</td><td>1 day</td><td>1.0</td>" in body
     assert "Anon" not in body
+
+
+def test_a_flood_of_champion_pages_counts_the_entries_once_a_minute(
+    client: Client, db: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The page is public and its count grows with every daily ever played: it read every
+    ranked entry, with its player and daily, on every anonymous request."""
+    ada = Player.objects.create(display_name="Ada", user=User.objects.create_user("Ada"))
+    daily = Daily.objects.create(slug="citadel", date=DAY, deal=1, par=60)
+    make_entry(daily, ada, 70, 60, 0)
+    url = reverse("games:game_leaderboard", args=["citadel"])
+
+    with CaptureQueriesContext(connection) as queries:
+        pages = [client.get(url).text for _ in range(5)]
+    reads = [q["sql"] for q in queries if '"games_entry"' in q["sql"]]
+
+    assert len(reads) == 1
+    assert all("<td>Ada</td><td>1</td>" in page for page in pages)
+    later = Daily.objects.create(slug="citadel", date=DAY + dt.timedelta(days=1), deal=2, par=60)
+    make_entry(later, ada, 62, 60, 0)
+    assert "<td>Ada</td><td>1</td>" in client.get(url).text  # counted a moment ago
+
+    class AMinuteLater:
+        @staticmethod
+        def time() -> float:
+            return time.time() + leaderboard.CHAMPIONS_SECONDS + 1
+
+    monkeypatch.setattr(locmem, "time", AMinuteLater)
+    assert "<td>Ada</td><td>2</td><td>2 days</td>" in client.get(url).text
 
 
 def test_a_daily_link_of_a_game_without_a_daily_that_day_is_a_404(client: Client, db: None) -> None:
