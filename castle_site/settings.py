@@ -103,6 +103,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.middleware.gzip.GZipMiddleware",  # pages and move answers; BREACH-padded
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
+    "castle_site.middleware.private_when_personal",  # sees the session's Vary: Cookie
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",

@@ -154,3 +154,16 @@ def test_password_guessing_is_throttled(client: Client, db: None, who: str) -> N
         assert refused.status_code == 429
         assert int(refused["Retry-After"]) > 0
         assert "try again" in refused.text
+
+
+def test_pages_made_for_one_visitor_are_private_to_shared_caches(client: Client, db: None) -> None:
+    """A page read from the session (a player's games, a live position, a form's token)
+    said only ``Vary: Cookie``, which many CDNs and proxies ignore."""
+    signup(client)
+    game_url = client.get(reverse("games:play_deal", args=["citadel", 5]))["Location"]
+
+    for url in [reverse("games:profile"), reverse("games:import"), game_url]:
+        response = client.get(url)
+        assert response.status_code == 200
+        assert "private" in response["Cache-Control"], url
+    assert "Cache-Control" not in client.get(reverse("games:health")).headers
