@@ -143,9 +143,13 @@
     if (playing) { if (link("ArrowRight")) schedule(); else stop(); }
   });
 
+  /* A field keeps its keys. A button keeps Space (it presses the button), but not the
+   * arrows, Home or End, which a button has no use for: after a click on Play or Pause the
+   * focus stays on it, and the arrows must still step the replay. */
   document.addEventListener("keydown", function (event) {
     if (event.altKey || event.ctrlKey || event.metaKey) return;
-    if (event.target.closest("input, textarea, select, button")) return;
+    if (event.target.closest("input, textarea, select")) return;
+    if (event.key === " " && event.target.closest("button")) return;
     if (event.key === " " && nav()) {
       event.preventDefault();
       if (playing) stop(); else start();

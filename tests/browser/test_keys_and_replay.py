@@ -108,6 +108,14 @@ def test_the_replay_plays_and_pauses(page: Page, live_server: LiveServer) -> Non
     page.clock.run_for(5000)
     expect(ply).to_have_text("1")
 
+    # The focus stays on Pause (now Play): the arrows and End still step the replay.
+    page.keyboard.press("ArrowRight")
+    expect(ply).to_have_text("2")
+    page.keyboard.press("ArrowLeft")
+    expect(ply).to_have_text("1")
+    page.keyboard.press("End")
+    expect(ply).to_have_text("2")
+
 
 # Whether the list shows its current move whole; null before the first move.
 CURRENT_IN_VIEW = """list => {
