@@ -58,8 +58,9 @@ def own_screen(size: str, slug: str) -> bool:
 
 # One deal of each game, autoplay off so the opening position (full piles) is what fits.
 BOARDS = {slug: f"/play/{slug}/3/?autoplay=0" for slug in GAMES}
-# Positions with long piles, reached by real moves (records in lines/): 15 and 11 cards.
-LONG = ["beleaguered-castle-long", "fortress-long"]
+# Positions with long piles, reached by real moves (records in lines/): 15, 11 and 12 cards
+# (the last in a game of thirteen piles, which a phone stands in one row again).
+LONG = ["beleaguered-castle-long", "fortress-long", "castles-in-spain-long"]
 
 
 @pytest.fixture(scope="module", params=list(SCREENS))
@@ -219,6 +220,30 @@ def test_long_piles_fit_and_stay_legible(tab: Page, live_server: LiveServer, nam
         "Math.max(...[...document.querySelectorAll('#board .pile.t')].map(p => p.children.length))"
     )
     assert longest >= 11
+
+
+def test_thirteen_piles_stand_in_two_rows_on_a_phone(
+    browser: Browser, live_server: LiveServer
+) -> None:
+    """In one row across a phone, Castles in Spain's cards were 25 px wide (a "10" stuck out
+    of its card) while the lower half of the board stayed empty."""
+    width, height = SCREENS[PHONE]
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, has_touch=True, is_mobile=True
+    )
+    context.screen_name = PHONE  # type: ignore[attr-defined]
+    page = context.new_page()
+    page.goto(live_server.url + BOARDS["castles-in-spain"])
+    check_board(page, "castles-in-spain-rows")
+    piles = page.evaluate(
+        "[...document.querySelectorAll('#board .pile.t')].map(p => {"
+        " const card = p.lastElementChild.getBoundingClientRect();"
+        " return [p.getBoundingClientRect().top, card.width]; })"
+    )
+    context.close()
+
+    assert len({round(top) for top, _ in piles}) == 2
+    assert min(card for _, card in piles) >= 40
 
 
 def boxes(page: Page) -> list[list[Any]]:
