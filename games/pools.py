@@ -36,7 +36,7 @@ from django_tasks_db.models import DBTaskResult
 from games.dealing import is_playable
 from games.models import DealChoice, DealVerdict, Game, Player
 from games.rules import GAMES, MAX_DEAL, Board, GameRules, get_game
-from games.rules.solver import ONE_LOOK, SolveResult, difficulty, solve
+from games.rules.solver import ONE_LOOK, UNSOLVABLE, SolveResult, difficulty, solve
 from games.services import game_start
 
 logger = logging.getLogger(__name__)
@@ -239,12 +239,18 @@ def verdict_request(
         return None
     if not may_queue():
         return None
+    # A deal with no legal move once its opening auto-play is done (Fortress: one in eight)
+    # is lost, and the stuck panel says so at once: its badge need not wait for the worker,
+    # which runs verdicts after every other task (minutes, on a server just started).
+    dead = not is_playable(Board(get_game(slug), deal))
+    fields = solved_fields(SolveResult(UNSOLVABLE, slug=slug), now) if dead else {}
     try:
         with transaction.atomic():
-            row = DealVerdict.objects.create(slug=slug, deal=deal, requested_at=now)
+            row = DealVerdict.objects.create(slug=slug, deal=deal, requested_at=now, **fields)
     except IntegrityError:  # another request asked first
         return DealVerdict.objects.filter(slug=slug, deal=deal).first()
-    decide_deal.enqueue(slug=slug, deal=deal)
+    if not dead:
+        decide_deal.enqueue(slug=slug, deal=deal)
     return row
 
 

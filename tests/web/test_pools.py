@@ -251,6 +251,21 @@ def test_a_typed_dead_deal_plays_as_asked_and_its_stuck_panel_offers_a_winnable_
     assert 'href="/play/fortress/?deals=winnable" rel="nofollow">New winnable deal</a>' in page
 
 
+def test_a_typed_dead_deal_is_unwinnable_at_once_without_the_worker(
+    owner_client: Client,
+) -> None:
+    """Its badge said "Checking whether this deal can be won…" beside the stuck panel's
+    "This deal cannot be won from its start", until the worker came to it: on a server just
+    started, minutes later, after every pool's batches."""
+    game = started(owner_client, f"/play/fortress/{DEAD_FORTRESS[1]}/")
+
+    row = DealVerdict.objects.get(slug="fortress", deal=DEAD_FORTRESS[1])
+    assert row.verdict == "unwinnable" and row.solved_at is not None
+    assert not DBTaskResult.objects.filter(task_path=pools.decide_deal.module_path).exists()
+    page = owner_client.get(game.get_absolute_url()).text
+    assert "<b>Unwinnable</b>" in page and "Checking whether" not in page
+
+
 def test_new_winnable_deal_from_the_stuck_panel_deals_a_proved_deal(
     pool: Callable[..., DealVerdict],
     owner_client: Client,
