@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
+from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.models import User
 from django.core.validators import MaxValueValidator
 
 from games.models import DealChoice
@@ -115,3 +119,15 @@ class ImportForm(_Form):
         initial="replay",
         widget=forms.RadioSelect,
     )
+
+
+class SignupForm(UserCreationForm[User]):
+    """Django's sign-up form, whose password checks ("too short", "too common") are told
+    under the password itself: Django puts them under the confirmation, which is right only
+    when the two differ."""
+
+    def validate_password_for_user(
+        self, user: User, password_field_name: str = "password1", **kwargs: Any
+    ) -> None:
+        # The stubs lack this method of Django 5.1 (SetPasswordMixin).
+        super().validate_password_for_user(user, password_field_name, **kwargs)  # type: ignore[misc]

@@ -6,7 +6,7 @@ from django import forms
 from django.conf import settings
 from django.contrib.auth import login, logout
 from django.contrib.auth import views as auth_views
-from django.contrib.auth.forms import PasswordChangeForm, UserCreationForm
+from django.contrib.auth.forms import PasswordChangeForm
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
@@ -18,6 +18,7 @@ from django.urls import reverse_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from games import limits
+from games.forms import SignupForm
 from games.limits import rate_limited
 from games.models import Game, Player
 from games.players import (
@@ -47,9 +48,7 @@ class PreferencesForm(forms.Form):
 @require_http_methods(["GET", "HEAD", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     """Create an account; the log-in that follows adopts this browser's games."""
-    form: UserCreationForm[User] = UserCreationForm(
-        request.POST if request.method == "POST" else None
-    )
+    form = SignupForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         try:
             with transaction.atomic():

@@ -46,6 +46,23 @@ def test_sign_up_adopts_the_anonymous_games(client: Client, db: None) -> None:
     assert game.owner.user == user
 
 
+def test_a_weak_password_is_told_under_the_password_and_a_mismatch_under_the_confirmation(
+    client: Client, db: None
+) -> None:
+    weak = client.post(
+        reverse("games:signup"), {"username": "ada", "password1": "abc", "password2": "abc"}
+    )
+    mismatch = client.post(
+        reverse("games:signup"), {"username": "ada", "password1": PASSWORD, "password2": "x"}
+    )
+
+    assert weak.status_code == mismatch.status_code == 400
+    assert "too short" in str(weak.context["form"].errors["password1"])
+    assert "password2" not in weak.context["form"].errors
+    assert "match" in str(mismatch.context["form"].errors["password2"])
+    assert not User.objects.exists()
+
+
 def test_logging_in_elsewhere_merges_two_anonymous_players_into_the_account(db: None) -> None:
     laptop, phone = Client(), Client()
     first = start(laptop, "citadel", 1)
