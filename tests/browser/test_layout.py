@@ -384,6 +384,8 @@ def test_every_game_control_is_in_sight_on_one_row_or_two_on_the_phone(
     assert not cut, f"controls past the screen's edge at {cut}"
     rows = len({round(box["y"]) for box in boxes})
     assert rows <= 2 if name_of(tab) == PHONE else rows == 1
+    # A finger's height everywhere (on the phone they were 32 px tall).
+    assert min(box["height"] for box in boxes) >= 40
 
 
 @pytest.mark.parametrize("what", ["daily", "leaderboard", "archive"])
