@@ -239,6 +239,7 @@ def _champions(slug: str, top: int) -> dict[str, list[Champion]]:
         title: [
             Champion(players[player_id], wins=wins, streak=streak, over_par=over)
             for player_id, wins, streak, over in rows
+            if player_id in players  # not deleted between the two reads
         ]
         for title, rows in lists.items()
     }
