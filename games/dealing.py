@@ -22,6 +22,14 @@ def is_playable(board: Board) -> bool:
     return not board.is_won() and bool(board.raw_legal_moves())
 
 
+def is_dead(board: Board) -> bool:
+    """No legal move is left after the opening auto-play, which did not win: the deal is
+    lost from its start (the engine's auto-play never costs a win)."""
+    board = board.copy(stack=False)
+    board.autoplay()
+    return not board.is_won() and not board.raw_legal_moves()
+
+
 def random_playable_deal(rules: GameRules, options: Iterable[str] = ()) -> int:
     """A random deal number whose position has a legal move after the opening auto-play."""
     options = tuple(options)

@@ -33,7 +33,7 @@ from django.tasks.base import TaskResultStatus
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
-from games.dealing import is_playable
+from games.dealing import is_dead, is_playable
 from games.models import DealChoice, DealVerdict, Game, Player
 from games.rules import GAMES, MAX_DEAL, Board, GameRules, get_game
 from games.rules.solver import ONE_LOOK, UNSOLVABLE, SolveResult, difficulty, solve
@@ -242,7 +242,7 @@ def verdict_request(
     # A deal with no legal move once its opening auto-play is done (Fortress: one in eight)
     # is lost, and the stuck panel says so at once: its badge need not wait for the worker,
     # which runs verdicts after every other task (minutes, on a server just started).
-    dead = not is_playable(Board(get_game(slug), deal))
+    dead = is_dead(Board(get_game(slug), deal))
     fields = solved_fields(SolveResult(UNSOLVABLE, slug=slug), now) if dead else {}
     try:
         with transaction.atomic():
