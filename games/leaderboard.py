@@ -13,6 +13,7 @@ import datetime as dt
 import itertools
 import uuid
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from django.conf import settings
 from django.core.cache import cache
@@ -209,6 +210,15 @@ def champions(slug: str, *, top: int = 20) -> dict[str, list[Champion]]:
     return sections
 
 
+class _Record(NamedTuple):
+    """One player's record before the player is read (:func:`_champions`)."""
+
+    player_id: uuid.UUID
+    wins: int
+    streak: int
+    over_par: float
+
+
 def _champions(slug: str, top: int) -> dict[str, list[Champion]]:
     """:func:`champions`, counted from one row of plain values per ranked entry (a player,
     a date, moves over par); the players themselves are read only for the lists."""
@@ -220,28 +230,27 @@ def _champions(slug: str, top: int) -> dict[str, list[Champion]]:
     per_player: dict[uuid.UUID, list[tuple[dt.date, int]]] = {}
     for player_id, date, over in rows.iterator(chunk_size=5_000):
         per_player.setdefault(player_id, []).append((date, over))
-    table: list[tuple[uuid.UUID, int, int, float]] = []  # player, wins, streak, over par
+    table: list[_Record] = []
     for player_id, won in per_player.items():
         streak = best = 0
         previous: dt.date | None = None
         for date in sorted({date for date, _ in won}):
             streak = streak + 1 if previous and date - previous == dt.timedelta(days=1) else 1
             best, previous = max(best, streak), date
-        table.append((player_id, len(won), best, sum(over for _, over in won) / len(won)))
-    orders = {
-        "Most daily wins": lambda row: (-row[1], row[3]),
-        "Best streak": lambda row: (-row[2], -row[1]),
-        "Best average over par": lambda row: (row[3], -row[1]),
+        table.append(_Record(player_id, len(won), best, sum(over for _, over in won) / len(won)))
+    lists = {
+        "Most daily wins": sorted(table, key=lambda r: (-r.wins, r.over_par))[:top],
+        "Best streak": sorted(table, key=lambda r: (-r.streak, -r.wins))[:top],
+        "Best average over par": sorted(table, key=lambda r: (r.over_par, -r.wins))[:top],
     }
-    lists = {title: sorted(table, key=order)[:top] for title, order in orders.items()}
-    players = Player.objects.in_bulk({row[0] for rows in lists.values() for row in rows})
+    players = Player.objects.in_bulk({r.player_id for records in lists.values() for r in records})
     return {
         title: [
-            Champion(players[player_id], wins=wins, streak=streak, over_par=over)
-            for player_id, wins, streak, over in rows
-            if player_id in players  # not deleted between the two reads
+            Champion(players[r.player_id], wins=r.wins, streak=r.streak, over_par=r.over_par)
+            for r in records
+            if r.player_id in players  # not deleted between the two reads
         ]
-        for title, rows in lists.items()
+        for title, records in lists.items()
     }
 
 
