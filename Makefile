@@ -53,8 +53,7 @@ serve: setup
 	$(SERVE) $(PY) manage.py migrate --noinput
 	$(SERVE) $(PY) manage.py collectstatic --noinput
 	$(SERVE) nice -n 10 $(PY) manage.py worker & worker=$$!; trap 'kill $$worker 2>/dev/null' EXIT; \
-	$(SERVE) $(VENV)/bin/gunicorn castle_site.wsgi --workers $${WEB_CONCURRENCY:-2} \
-		--bind 127.0.0.1:$(PORT) --no-control-socket
+	$(SERVE) $(VENV)/bin/gunicorn castle_site.wsgi --bind 127.0.0.1:$(PORT) --no-control-socket
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .mypy_cache .hypothesis test-results

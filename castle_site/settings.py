@@ -27,6 +27,8 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 
+from castle_site.capacity import web_concurrency
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -227,9 +229,10 @@ CSRF_FAILURE_VIEW = "castle_site.views.csrf_failure"
 RATELIMIT_USE_CACHE = "ratelimit"
 RATELIMIT_ENABLE = env_bool("RATELIMIT_ENABLE", default=True)
 
-# Web workers per app server (gunicorn's own variable): the solver may hold at most half of
-# them at once (games.solver_jobs), so moves never queue behind hints.
-WEB_CONCURRENCY = int(os.environ.get("WEB_CONCURRENCY", "2"))
+# Web workers per app server (gunicorn's own variable; default two per core and one more,
+# castle_site.capacity): the solver may hold at most half of them at once
+# (games.solver_jobs), so moves never queue behind hints.
+WEB_CONCURRENCY = web_concurrency()
 # Where the solver's slot locks live (one directory per host; default: the temp directory).
 SOLVER_LOCK_DIR = os.environ.get("SOLVER_LOCK_DIR", "")
 

@@ -1,6 +1,6 @@
 """``make loadtest``: two gunicorn servers on one PostgreSQL database, many players at once.
 
-Creates a fresh database, starts servers A and B (2 workers each) on 127.0.0.1 and runs
+Creates a fresh database, starts servers A and B (``--workers`` each: the site's default) on 127.0.0.1 and runs
 ``--players`` threads for ``--seconds``. Each simulated player plays real games through the
 site, alternating its requests between A and B (sessions live in the shared database and
 cache, so either server knows it), as the board script sends them: new game (``GET
@@ -49,6 +49,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlencode, urlsplit, urlunsplit
 
+from castle_site.capacity import web_concurrency
 from games.rules import GAMES, MAX_DEAL, Board, Move
 from tools.bench import SERVER_ENV, Browser, free_port, percentile, serve, stop
 
@@ -338,6 +339,8 @@ ABUSE_PAUSE = 0.2
 """Honest players act every 0.2 s during the abuse phase (a fast human)."""
 ABUSE_P99_FACTOR = 3.0
 IMPORT_MOVES = 2000
+ATTACKS = ("hint", "analyse", "old_daily", "flood_import", "create")
+"""The attacks (``Attacker``'s methods); each attacker picks one at random, again and again."""
 CSRF = re.compile(rb'name="csrfmiddlewaretoken" value="([^"]+)"')
 
 
@@ -356,12 +359,14 @@ class Attacker:
     number: int
     ports: list[int]
     deadline: float
+    kinds: tuple[str, ...] = ()
     statuses: Counter[tuple[str, int]] = field(default_factory=Counter)
+    seconds: dict[tuple[str, int], list[float]] = field(default_factory=dict)
     lost: int = 0
 
     def run(self) -> None:
         rng = random.Random(10_000 + self.number)
-        attacks = [self.hint, self.analyse, self.old_daily, self.flood_import, self.create]
+        attacks = [getattr(self, kind) for kind in self.kinds or ATTACKS]
         while time.perf_counter() < self.deadline:
             browser = Browser(self.ports[rng.randrange(len(self.ports))], timeout=30)
             try:
@@ -377,8 +382,10 @@ class Attacker:
             headers["HX-Request"] = "true"
         if method == "POST":
             headers["X-CSRFToken"] = browser.cookies.get("csrftoken", "")
+        start = time.perf_counter()
         status, response_headers, data = browser.request(method, path, body, headers)
         self.statuses[(kind, status)] += 1
+        self.seconds.setdefault((kind, status), []).append(time.perf_counter() - start)
         return status, response_headers, data
 
     def fresh_game(self, browser: Browser, rng: random.Random) -> str | None:
@@ -457,8 +464,15 @@ class Abuse:
         kinds: dict[str, Counter[int]] = {}
         for (kind, status), count in statuses.items():
             kinds.setdefault(kind, Counter())[status] += count
+        timings: dict[tuple[str, int], list[float]] = {}
+        for attacker in self.attackers:
+            for answer, seconds in attacker.seconds.items():
+                timings.setdefault(answer, []).extend(seconds)
         for kind, counts in sorted(kinds.items()):
-            answers = ", ".join(f"{n:,} x {status}" for status, n in sorted(counts.items()))
+            answers = ", ".join(
+                f"{n:,} x {status} (p50 {percentile(timings[kind, status], 0.5) * 1000:.0f} ms)"
+                for status, n in sorted(counts.items())
+            )
             print(f"  attacker {kind:<12} {answers}")
         lost = sum(a.lost for a in self.attackers)
         print(
@@ -495,7 +509,11 @@ def abuse(args: argparse.Namespace, ports: list[int]) -> Abuse:
     results = spawn.SimpleQueue()
     deadline = time.perf_counter() + args.abuse_seconds
     processes = [
-        spawn.Process(target=_attack, args=(Attacker(i, ports, deadline), results), daemon=True)
+        spawn.Process(
+            target=_attack,
+            args=(Attacker(i, ports, deadline, tuple(args.attacks)), results),
+            daemon=True,
+        )
         for i in range(ATTACKERS)
     ]
     for process in processes:
@@ -565,7 +583,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tools.loadtest", description=__doc__)
     parser.add_argument("--seconds", type=float, default=20.0, help="load duration (20)")
     parser.add_argument("--players", type=int, default=50, help="concurrent players (50)")
-    parser.add_argument("--workers", type=int, default=2, help="gunicorn workers per server")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=web_concurrency(),
+        help=f"gunicorn workers per server (the site's default here: {web_concurrency()})",
+    )
     parser.add_argument(
         "--max-requests", type=int, default=200_000, help="stop after this many requests"
     )
@@ -578,6 +601,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--abuse-players", type=int, default=8, help="honest players in the abuse phase (8)"
+    )
+    parser.add_argument(
+        "--attacks",
+        nargs="+",
+        choices=ATTACKS,
+        default=list(ATTACKS),
+        help="the attackers' attacks (all): one alone shows what it costs the honest players",
     )
     parser.add_argument(
         "--cache-url",
@@ -810,7 +840,7 @@ class Report:
         print(
             f"  kill window ({start:.1f}-{start + seconds:.1f} s): server B {len(b_ok):,} OK"
             f" ({len(b_ok) / seconds:,.0f}/s; {rate_outside:,.0f}/s outside the window),"
-            f" {len(b_bad)} failed; server A {len(a_ok):,} OK (its other worker, then the new one)"
+            f" {len(b_bad)} failed; server A {len(a_ok):,} OK (its other workers, then the new one)"
         )
         print(
             f"  requests lost with the killed worker: {len(lost)};"

@@ -19,6 +19,7 @@ from django.test import Client, override_settings
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from playwright.sync_api import Page, expect
 
+from castle_site.capacity import web_concurrency
 from castle_site.settings import cache_from_url
 from games import services
 from games.models import Player
@@ -339,3 +340,42 @@ def test_pages_run_only_their_own_scripts(client: Client) -> None:
         checked += 1
 
     assert checked >= 10
+
+
+# -- web workers ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("cores", "workers"), [(1, 3), (2, 5), (4, 9), (64, 12)])
+def test_an_app_server_runs_two_workers_per_core_and_one_more(
+    monkeypatch: pytest.MonkeyPatch, cores: int, workers: int
+) -> None:
+    monkeypatch.delenv("WEB_CONCURRENCY", raising=False)
+    monkeypatch.setattr(os, "process_cpu_count", lambda: cores)
+    assert web_concurrency() == workers
+
+
+def test_web_concurrency_sets_the_workers(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("WEB_CONCURRENCY", "3")
+    assert web_concurrency() == 3
+
+
+@pytest.mark.parametrize("setting", ["", "7"])
+def test_gunicorn_started_in_the_project_runs_the_sites_workers(setting: str) -> None:
+    """``make serve`` and the README's deployment start gunicorn in the project's directory
+    without ``--workers``: its ``gunicorn.conf.py`` counts them as the settings do (the
+    solver's share of them, ``games.solver_jobs.solver_slots``)."""
+    env = {key: value for key, value in os.environ.items() if key != "WEB_CONCURRENCY"}
+    if setting:
+        env["WEB_CONCURRENCY"] = setting
+    printed = subprocess.run(
+        [Path(sys.executable).with_name("gunicorn"), "--print-config", "castle_site.wsgi"],
+        cwd=Path(__file__).resolve().parents[2],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    ).stdout
+    workers = re.search(r"^workers\s+= (\d+)$", printed, re.MULTILINE)
+    assert workers, printed
+    expected = int(setting) if setting else min(2 * (os.process_cpu_count() or 1) + 1, 12)
+    assert int(workers.group(1)) == expected
