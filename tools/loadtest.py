@@ -1,12 +1,12 @@
 """``make loadtest``: two gunicorn servers on one PostgreSQL database, many players at once.
 
-Creates a fresh database, starts servers A and B (``--workers`` each: the site's default) on 127.0.0.1 and runs
-``--players`` threads for ``--seconds``. Each simulated player plays real games through the
-site, alternating its requests between A and B (sessions live in the shared database and
-cache, so either server knows it), as the board script sends them: new game (``GET
-/play/...``), a card move (one ``POST moves``: the selected card, where it goes and the ply it
-saw), now and then an undo, and now and then a double click (the same move POST again, which
-must be refused with 409). It keeps the game on its own engine board, auto-play and
+Creates a fresh database, starts servers A and B (``--workers`` each: the site's default)
+on 127.0.0.1 and runs ``--players`` threads for ``--seconds``. Each simulated player plays
+real games through the site, alternating its requests between A and B (sessions live in
+the shared database and cache, so either server knows it), as the board script sends them:
+new game (``GET /play/...``), a card move (one ``POST moves``: the selected card, where it
+goes and the ply it saw), now and then an undo, and now and then a double click (the same
+move POST again, which must be refused with 409). It keeps the game on its own engine board, auto-play and
 auto-finish included, and checks the ply of every answer (``#play``'s) against it.
 
 Mid-load it SIGKILLs one worker of server A; the master boots a new one. Requests lost with
