@@ -18,5 +18,11 @@ def web_concurrency() -> int:
     server meanwhile waits for the other."""
     if value := os.environ.get("WEB_CONCURRENCY", "").strip():
         return int(value)
-    cores = os.process_cpu_count() or 1
-    return min(2 * cores + 1, MAX_WORKERS)
+    return min(2 * cores() + 1, MAX_WORKERS)
+
+
+def cores() -> int:
+    """The cores this process may run on (as ``nproc`` counts them: a container's set)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1

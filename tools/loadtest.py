@@ -6,8 +6,9 @@ real games through the site, alternating its requests between A and B (sessions 
 the shared database and cache, so either server knows it), as the board script sends them:
 new game (``GET /play/...``), a card move (one ``POST moves``: the selected card, where it
 goes and the ply it saw), now and then an undo, and now and then a double click (the same
-move POST again, which must be refused with 409). It keeps the game on its own engine board, auto-play and
-auto-finish included, and checks the ply of every answer (``#play``'s) against it.
+move POST again, which must be refused with 409). It keeps the game on its own engine
+board, auto-play and auto-finish included, and checks the ply of every answer (``#play``'s)
+against it.
 
 Mid-load it SIGKILLs one worker of server A; the master boots a new one. Requests lost with
 the worker are settled by reading the game back: a move is either fully stored or absent.
@@ -466,8 +467,8 @@ class Abuse:
             kinds.setdefault(kind, Counter())[status] += count
         timings: dict[tuple[str, int], list[float]] = {}
         for attacker in self.attackers:
-            for answer, seconds in attacker.seconds.items():
-                timings.setdefault(answer, []).extend(seconds)
+            for answer, times in attacker.seconds.items():
+                timings.setdefault(answer, []).extend(times)
         for kind, counts in sorted(kinds.items()):
             answers = ", ".join(
                 f"{n:,} x {status} (p50 {percentile(timings[kind, status], 0.5) * 1000:.0f} ms)"

@@ -19,7 +19,7 @@ from django.test import Client, override_settings
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from playwright.sync_api import Page, expect
 
-from castle_site.capacity import web_concurrency
+from castle_site import capacity
 from castle_site.settings import cache_from_url
 from games import services
 from games.models import Player
@@ -350,13 +350,13 @@ def test_an_app_server_runs_two_workers_per_core_and_one_more(
     monkeypatch: pytest.MonkeyPatch, cores: int, workers: int
 ) -> None:
     monkeypatch.delenv("WEB_CONCURRENCY", raising=False)
-    monkeypatch.setattr(os, "process_cpu_count", lambda: cores)
-    assert web_concurrency() == workers
+    monkeypatch.setattr(capacity, "cores", lambda: cores)
+    assert capacity.web_concurrency() == workers
 
 
 def test_web_concurrency_sets_the_workers(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("WEB_CONCURRENCY", "3")
-    assert web_concurrency() == 3
+    assert capacity.web_concurrency() == 3
 
 
 @pytest.mark.parametrize("setting", ["", "7"])
@@ -377,5 +377,5 @@ def test_gunicorn_started_in_the_project_runs_the_sites_workers(setting: str) ->
     ).stdout
     workers = re.search(r"^workers\s+= (\d+)$", printed, re.MULTILINE)
     assert workers, printed
-    expected = int(setting) if setting else min(2 * (os.process_cpu_count() or 1) + 1, 12)
+    expected = int(setting) if setting else min(2 * capacity.cores() + 1, 12)
     assert int(workers.group(1)) == expected
