@@ -6,7 +6,9 @@ SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 DEV := DEBUG=1
 # The web server's port (8000 is often taken: `PORT=8080 make run`).
 PORT ?= 8000
-# `serve` runs the production settings over plain HTTP on this machine only.
+# `serve` runs the production settings over plain HTTP on this machine only, its cache the
+# local Redis when one answers (several web workers need a shared cache for their rate
+# limits: gunicorn.conf.py refuses them without); else one web worker.
 SERVE := SECRET_KEY="$${SECRET_KEY:-castle-local-serve-only}" \
 	DAILY_SECRET="$${DAILY_SECRET:-castle-local-serve-only}" \
 	ALLOWED_HOSTS="$${ALLOWED_HOSTS:-127.0.0.1,localhost}" \
@@ -52,6 +54,14 @@ loadtest: setup
 serve: setup
 	$(SERVE) $(PY) manage.py migrate --noinput
 	$(SERVE) $(PY) manage.py collectstatic --noinput
+	if [ -z "$$CACHE_URL" ]; then \
+		if $(PY) -c "import socket; socket.create_connection(('127.0.0.1', 6379), 0.5)" 2>/dev/null; then \
+			export CACHE_URL=redis://127.0.0.1:6379/0; echo "Cache: the Redis on 127.0.0.1:6379"; \
+		else \
+			export WEB_CONCURRENCY=$${WEB_CONCURRENCY:-1}; \
+			echo "No Redis on 127.0.0.1:6379 (CACHE_URL): $$WEB_CONCURRENCY web worker"; \
+		fi; \
+	fi; \
 	$(SERVE) nice -n 10 $(PY) manage.py worker & worker=$$!; trap 'kill $$worker 2>/dev/null' EXIT; \
 	$(SERVE) $(VENV)/bin/gunicorn castle_site.wsgi --bind 127.0.0.1:$(PORT) --no-control-socket
 

@@ -1,6 +1,7 @@
-"""How many web workers an app server runs: read by the settings (the solver's share of
-them, ``games.solver_jobs``) and by gunicorn (``gunicorn.conf.py``), so both count the same.
-No Django import: gunicorn reads it before the site is loaded."""
+"""How many web workers an app server runs, and what several of them need: read by the
+settings (the solver's share of them, ``games.solver_jobs``; where sessions live) and by
+gunicorn (``gunicorn.conf.py``), so both count the same. No Django import: gunicorn reads
+it before the site is loaded."""
 
 from __future__ import annotations
 
@@ -26,3 +27,26 @@ def cores() -> int:
     if hasattr(os, "sched_getaffinity"):
         return len(os.sched_getaffinity(0))
     return os.cpu_count() or 1
+
+
+SHARED_CACHE_SCHEMES = frozenset({"redis", "rediss", "unix"})
+"""``CACHE_URL`` schemes of a cache every process (and app server) shares: Redis."""
+
+
+def shared_cache(cache_url: str) -> bool:
+    """Whether ``CACHE_URL`` names a cache all processes share (else each keeps its own)."""
+    return cache_url.partition("://")[0].lower() in SHARED_CACHE_SCHEMES
+
+
+def unshared_limits(*, workers: int, cache_url: str, limits_on: bool, debug: bool) -> str:
+    """Why several workers must not serve production this way, or ``""``. The rate limits
+    count in the cache: with a memory cache in each process, every worker keeps its own
+    counts, and a client whose requests spread over five workers gets five times its
+    limit."""
+    if workers <= 1 or debug or not limits_on or shared_cache(cache_url):
+        return ""
+    return (
+        f"{workers} web workers without a shared cache: each would count the rate limits"
+        " on its own. Set CACHE_URL=redis://HOST:6379/0 (README, Deployment), or run one"
+        " worker (WEB_CONCURRENCY=1)."
+    )

@@ -27,7 +27,7 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 
-from castle_site.capacity import web_concurrency
+from castle_site.capacity import SHARED_CACHE_SCHEMES, shared_cache, web_concurrency
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -185,7 +185,7 @@ def cache_from_url(url: str, *, limits: bool = False) -> dict[str, object]:
         return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     if scheme == "dummy":
         return {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}
-    if scheme in {"redis", "rediss", "unix"}:
+    if scheme in SHARED_CACHE_SCHEMES:
         return {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": url,
@@ -214,10 +214,16 @@ AUTH_PASSWORD_VALIDATORS = [
     )
 ]
 
-# Sessions live on the server (the cache in front of the database): logging out, a password
-# change or a sign-up ends a session for good, and a copied cookie dies with it. Reading one
-# costs a cache hit per request (Redis in production), written only when it changes.
-SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+# Sessions live on the server: logging out, a password change or a sign-up ends a session
+# for good, and a copied cookie dies with it. With a shared cache (Redis in production) a
+# session is read from the cache in front of the database, a cache hit per request, written
+# only when it changes. A memory cache is each process's own: another process would go on
+# reading a session that was ended, so then they live in the database alone.
+SESSION_ENGINE = (
+    "django.contrib.sessions.backends.cached_db"
+    if shared_cache(os.environ.get("CACHE_URL", "").strip())
+    else "django.contrib.sessions.backends.db"
+)
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 400  # anonymous players keep their games for a year+
 
 # Rate limits (games.limits, README "Rate limits"): counters in their own cache, which every

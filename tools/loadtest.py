@@ -621,6 +621,14 @@ def main(argv: list[str] | None = None) -> int:
         help=f"a PostgreSQL database to create the test database from ({ADMIN_URL})",
     )
     args = parser.parse_args(argv)
+    if not _reachable(args.cache_url):
+        print(f"Redis is not reachable at {args.cache_url}.", file=sys.stderr)
+        print(
+            "The load test needs it: several workers share their rate limits there, as in"
+            " production (see README, Deployment).",
+            file=sys.stderr,
+        )
+        return 2
 
     import psycopg
 
@@ -652,13 +660,6 @@ def _reachable(cache_url: str) -> bool:
 
 
 def run(args: argparse.Namespace, name: str, database_url: str) -> int:
-    if args.cache_url and not _reachable(args.cache_url):
-        print(
-            f"Redis is not reachable at {args.cache_url}: each server process keeps its own"
-            " cache (sessions still shared through the database; limits count per process).",
-            file=sys.stderr,
-        )
-        args.cache_url = ""
     os.environ.update({**SERVER_ENV, "DATABASE_URL": database_url})
     os.environ.update(
         {
