@@ -1,4 +1,4 @@
-"""The admin site: Django's, its log-in counted with the site's (``games.limits.LOGIN``).
+"""The admin site: Django's, its log-in counted with the site's (``games.limits.login_limited``).
 
 Each guess costs a password hash (some 0.7 s of a core), so an unlimited log-in form would
 let one client both guess staff passwords and keep every web worker busy hashing."""
@@ -17,7 +17,7 @@ class CastleAdminSite(admin.AdminSite):
     def login(
         self, request: HttpRequest, extra_context: dict[str, Any] | None = None
     ) -> HttpResponse:
-        wait = limits.over_limit(request, "login", limits.LOGIN)
-        if wait is not None:
-            return limits.too_many(request, wait)
-        return super().login(request, extra_context)
+        login = super().login
+        answer = limits.login_limited(lambda request: login(request, extra_context))(request)
+        assert isinstance(answer, HttpResponse)
+        return answer

@@ -6,7 +6,7 @@ limits and answers a client over one with ``429 Too Many Requests``, a ``Retry-A
 header and a sentence, in the status line for htmx and as a page otherwise.
 
 The numbers (README, "Rate limits") are far above what a fast honest player does: they
-stop scripts, not people. Moves, undos and page views are never limited.
+stop scripts, not people. Page views are never limited; moves only far above any hand.
 """
 
 from __future__ import annotations
@@ -72,7 +72,18 @@ def _account_key(group: str, request: HttpRequest) -> str:
     return request.POST.get("username", "").strip().casefold()[:150]
 
 
-KEYS = {"ip": _ip_key, "player": _player_key, "account": _account_key}
+def _account_ip_key(group: str, request: HttpRequest) -> str:
+    """The account a log-in form names, from this client: one address's guesses at it."""
+    account = _account_key(group, request)
+    return f"{account} {client_ip(request)}" if account else ""
+
+
+KEYS = {
+    "ip": _ip_key,
+    "player": _player_key,
+    "account": _account_key,
+    "account-ip": _account_ip_key,
+}
 
 
 @dataclass(frozen=True)
@@ -155,6 +166,12 @@ IMPORT = (
 """Imports: each stores up to 2,000 move rows, kept with its game. The daily cap bounds what
 one address can store (400,000 rows a day, where 30 a minute all day long came to 86
 million); pasting records one by one, a player never meets it."""
+PLAYING = (Limit("ip", "600/m", ("POST",)),)
+"""Moves, undos, redos, restarts and the auto-play switch, together: each stores move rows
+(kept with the game) or changes them. A script that sent one card back and forth stored
+324 rows a second, 28 million a day from one address; now at most 864,000, about the
+imports' daily cap. Ten a second for a minute is beyond any hand (the board script sends one
+at a time), and leaves room for many players behind one address."""
 HINT = (Limit("ip", "120/m"), Limit("player", "60/m"))
 """Every Hint: a player who follows the hints (H, then the hinted card and its destination)
 takes a second or more each, and those answers come from a cache or a known line, a few
@@ -163,9 +180,39 @@ SOLVE = (Limit("ip", "20/m"), Limit("player", "10/m"))
 """Hints on positions nobody had asked about (the solver runs, up to a second each)."""
 ANALYSE = (Limit("ip", "60/m"), Limit("player", "12/m"))
 SIGNUP = (Limit("ip", "10/h", ("POST",)),)
-LOGIN = (Limit("ip", "30/15m", ("POST",)), Limit("account", "10/15m", ("POST",)))
-"""The site's log-in and the admin's (``castle_site.urls``): each guess costs a password hash,
-some 0.7 s of a core."""
+LOGIN = (Limit("ip", "30/15m", ("POST",)),)
+"""Every attempt at the site's log-in and the admin's (``login_limited``) from one address:
+each costs a password hash, some 0.7 s of a core."""
+LOGIN_FAILURES = (Limit("account-ip", "10/15m", ("POST",)), Limit("account", "100/15m", ("POST",)))
+"""Failed log-ins of one account, from one address and from all of them. Only a wrong
+password counts, never an attempt a limit refused: when every attempt counted, one address
+sending eleven wrong guesses every 15 minutes kept the account's owner (staff on the admin
+too) locked out for good, from everywhere. Now the owner is locked out only by a hundred
+wrong guesses in 15 minutes, from ten addresses or more."""
+
+
+def login_limited(login: View) -> View:
+    """Decorate a log-in view: over ``LOGIN``, or with ``LOGIN_FAILURES`` reached, answer
+    429 without checking the password; a failed attempt (the form again, 200) counts
+    against the account."""
+
+    @functools.wraps(login)
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        if request.method != "POST":
+            return login(request, *args, **kwargs)
+        wait = over_limit(request, "login", LOGIN)
+        if wait is None:
+            wait = over_limit(request, "login-failed", LOGIN_FAILURES, count=False)
+        if wait is not None:
+            return too_many(request, wait)
+        response = login(request, *args, **kwargs)
+        if response.status_code == 200:  # the form again: the password was wrong
+            over_limit(request, "login-failed", LOGIN_FAILURES)
+        return response
+
+    return wrapped
+
+
 PROFILE = (Limit("ip", "60/h", ("POST",)),)
 """Saving a name or preferences: names are unique and never expire, so a script must not
 claim them by the hundred."""

@@ -65,7 +65,7 @@ urlpatterns = [
     path("accounts/signup/", player_views.signup, name="signup"),
     path(
         "accounts/login/",
-        rate_limited("login", *limits.LOGIN)(auth_views.LoginView.as_view()),
+        limits.login_limited(auth_views.LoginView.as_view()),
         name="login",
     ),
     path("accounts/logout/", player_views.logout_everywhere, name="logout"),

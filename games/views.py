@@ -147,6 +147,7 @@ def game_page(request: HtmxHttpRequest, game_id: uuid.UUID) -> HttpResponse:
     return render(request, GAME_PAGE + ("#board" if request.htmx else ""), page)
 
 
+@limits.rate_limited("playing", *limits.PLAYING)
 @require_POST
 def move(request: HtmxHttpRequest, game_id: uuid.UUID) -> HttpResponse:
     form = MoveForm(request.POST)
@@ -162,7 +163,8 @@ def move(request: HtmxHttpRequest, game_id: uuid.UUID) -> HttpResponse:
     )
 
 
-def _action(service: Callable[..., services.Outcome]) -> Callable[..., HttpResponse]:
+def _action(service: Callable[..., services.Outcome]) -> limits.View:
+    @limits.rate_limited("playing", *limits.PLAYING)
     @require_POST
     def view(request: HtmxHttpRequest, game_id: uuid.UUID) -> HttpResponse:
         form = ActionForm(request.POST)
@@ -179,6 +181,7 @@ redo = _action(services.game_redo)
 restart = _action(services.game_restart)
 
 
+@limits.rate_limited("playing", *limits.PLAYING)
 @require_POST
 def autoplay(request: HtmxHttpRequest, game_id: uuid.UUID) -> HttpResponse:
     on = request.POST.get("autoplay") == "1"

@@ -3,14 +3,18 @@ admin's log-in, many IPv6 addresses, a forged forwarding header; and looking cre
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
+from django.contrib.auth.models import User
 from django.contrib.sessions.models import Session
 from django.core.cache import cache
 from django.test import Client, RequestFactory
 from django.urls import reverse
 
-from games.limits import client_ip
-from games.models import Game, Player
+from games import limits
+from games.limits import Limit, client_ip
+from games.models import Game, PlayedMove, Player
 
 
 def test_a_flood_of_cache_entries_does_not_reset_a_rate_limit(owner_client: Client) -> None:
@@ -104,3 +108,71 @@ def test_a_forwarded_list_counts_the_address_the_proxy_added(settings) -> None:
     ]
 
     assert forged == ["198.51.100.7"] * 5
+
+
+def test_a_script_cannot_store_moves_without_end(
+    owner_client: Client, start_game: Callable[..., Game]
+) -> None:
+    """One card sent back and forth stored a move row a request, 324 a second from one
+    address: the game's actions together are limited to 600 a minute an address (ten a
+    second, beyond any hand)."""
+    game = start_game("beleaguered-castle", 13)
+    moves, undo = reverse("games:move", args=[game.pk]), reverse("games:undo", args=[game.pk])
+    for ply in range(599):
+        step = "t5-t4" if ply % 2 == 0 else "t4-t5"
+        assert owner_client.post(moves, {"move": step, "ply": ply}).status_code == 303
+    assert owner_client.post(undo, {"ply": 599}).status_code == 303  # counted with them
+    stored = PlayedMove.objects.filter(game=game).count()
+
+    refused = owner_client.post(moves, {"move": "t5-t4", "ply": 598}, HTTP_HX_REQUEST="true")
+
+    assert refused.status_code == 429
+    assert int(refused["Retry-After"]) >= 1
+    assert "Too many requests" in refused.text
+    assert PlayedMove.objects.filter(game=game).count() == stored
+    game.refresh_from_db()
+    assert game.ply == 598
+
+
+@pytest.fixture
+def alice(db: None) -> None:
+    User.objects.create_user("alice", password="a long right password")
+
+
+def test_wrong_guesses_from_one_address_do_not_lock_the_owner_out(alice: None) -> None:
+    """Every attempt counted against the account, refused ones too: eleven wrong guesses
+    every 15 minutes from one address kept its owner locked out everywhere, for good."""
+    url = reverse("games:login")
+    attacker = Client(REMOTE_ADDR="192.0.2.66")
+    answers = [
+        attacker.post(url, {"username": "alice", "password": f"guess {n}"}).status_code
+        for n in range(12)
+    ]
+    assert answers == [200] * 10 + [429] * 2  # this address may guess no more
+
+    owner = Client(REMOTE_ADDR="198.51.100.7")
+    response = owner.post(url, {"username": "alice", "password": "a long right password"})
+
+    assert response.status_code == 302
+    assert owner.get(reverse("games:profile")).context["user"].username == "alice"
+
+
+def test_many_addresses_guessing_one_account_lock_it(
+    alice: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The account's own limit (100 failures in 15 minutes, here 4) still stops guessing
+    spread over many addresses; an attempt it refuses checks no password and counts nothing."""
+    monkeypatch.setattr(
+        limits, "LOGIN_FAILURES", (Limit("account-ip", "2/15m"), Limit("account", "4/15m"))
+    )
+    url = reverse("games:login")
+    for address in ("192.0.2.1", "192.0.2.2"):
+        for n in range(2):
+            wrong = {"username": "alice", "password": f"guess {n}"}
+            assert Client(REMOTE_ADDR=address).post(url, wrong).status_code == 200
+
+    right = {"username": "alice", "password": "a long right password"}
+    refused = Client(REMOTE_ADDR="192.0.2.3").post(url, right)
+
+    assert refused.status_code == 429
+    assert int(refused["Retry-After"]) >= 1
