@@ -121,7 +121,7 @@ def play(request: HtmxHttpRequest, slug: str, deal: int | None = None) -> HttpRe
             slug=rules.slug,
             deal=deal,
             choice=form.cleaned_data["deals"] or None,
-            remember=form.cleaned_data["remember"],
+            remember=form.cleaned_data["remember"] and not _from_another_site(request),
             autoplay=form.cleaned_data["autoplay"],
             options=form.cleaned_data["options"],
             now=timezone.now(),
@@ -484,6 +484,12 @@ def _refused(
     keep = parse_selection(board, selected if _owns(request, game) else None)
     page = pages.game_page(game, board, selected=keep, message=reason, **_viewer(request))
     return render(request, GAME_PAGE, page, status=status)
+
+
+def _from_another_site(request: HtmxHttpRequest) -> bool:
+    """Whether the browser says another site sent this request (``Sec-Fetch-Site``): a
+    link elsewhere may start a game, never change the player's preferences."""
+    return request.headers.get("Sec-Fetch-Site", "same-origin") not in {"same-origin", "none"}
 
 
 def _owns(request: HtmxHttpRequest, game: Game) -> bool:

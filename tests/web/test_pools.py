@@ -159,6 +159,21 @@ def test_the_choice_is_remembered_only_when_the_home_form_says_so(
     assert 'value="any" selected' in owner_client.get("/").text
 
 
+def test_a_link_on_another_site_cannot_change_the_choice(
+    pool: Callable[..., DealVerdict], owner_client: Client, player: Player
+) -> None:
+    """Starting a game is a GET (shareable deal links), so any site could link to
+    ``?deals=any&remember=1`` and switch a visitor's New game to deals that may be lost."""
+    pool("fortress", 2)
+    response = owner_client.get(
+        "/play/fortress/?deals=any&remember=1", HTTP_SEC_FETCH_SITE="cross-site"
+    )
+
+    assert response.status_code == 302  # the game starts, as the link asked
+    player.refresh_from_db()
+    assert player.new_deals == DealChoice.WINNABLE
+
+
 @pytest.mark.parametrize("deals", ["easy", "medium", "hard"])
 def test_a_difficulty_asked_for_is_dealt(
     deals: str,
