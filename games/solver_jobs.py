@@ -43,7 +43,12 @@ from games.rules.solver import Hint
 
 HINT_SECONDS = 1.0
 """The Hint button's solver budget: an answer within about a second."""
-HINT_CACHE_SECONDS = 7 * 24 * 3600
+HINT_CACHE_SECONDS = 24 * 3600
+"""How long a searched answer is kept for the position (the solver's runs are limited)."""
+KNOWN_HINT_CACHE_SECONDS = 3600
+"""How long an answer read from what is known of the deal is kept: it costs milliseconds to
+read again, and Hint may be asked 120 times a minute from one address, each on a new
+position: kept for a week, they came to 1.2 million keys an address in the shared cache."""
 HINT_LINE_SECONDS = 24 * 3600
 """How long a game remembers the line its last solved hint found (``position_hint``)."""
 UNKNOWN_HINT_CACHE_SECONDS = 3600
@@ -130,7 +135,7 @@ def position_hint(
     if cached is not None and cached.verdict != solver.UNKNOWN:
         return cached, False
     if game is not None and (from_deal := _known_hint(board, game)) is not None:
-        cache.set(key, from_deal, timeout=HINT_CACHE_SECONDS)
+        cache.set(key, from_deal, timeout=KNOWN_HINT_CACHE_SECONDS)
         return from_deal, False
     if cached is not None:
         return cached, False

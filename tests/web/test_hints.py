@@ -446,6 +446,26 @@ def test_a_proved_deal_is_hinted_from_its_proof_without_a_search(
     assert solver_calls == []
 
 
+def test_a_hint_read_from_a_proof_is_kept_an_hour_not_a_week(
+    owner_client: Client, start_game, proof: list[str], now, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Hint may be asked 120 times a minute from one address, each on a new position:
+    answers kept a week came to some 1.2 million keys an address in the shared cache."""
+    deal_verdict("beleaguered-castle", 2, DealVerdict.Verdict.WINNABLE, proof, now)
+    game = start_game("beleaguered-castle", 2)
+    kept: dict[str, int] = {}
+    keep = solver_jobs.cache.set
+
+    def recording(key: str, value: object, timeout: int, **kwargs: object) -> None:
+        kept[key] = timeout
+        keep(key, value, timeout, **kwargs)
+
+    monkeypatch.setattr(solver_jobs.cache, "set", recording)
+    owner_client.post(reverse("games:hint", args=[game.pk]), headers=HX)
+
+    assert kept == {solver_jobs.hint_key(services.game_board(game)): 3600}
+
+
 def test_a_daily_is_hinted_from_its_proof_without_a_search(
     owner_client: Client, player: Player, proof: list[str], now, solver_calls: list[str]
 ) -> None:
