@@ -454,13 +454,13 @@ def test_a_hint_read_from_a_proof_is_kept_an_hour_not_a_week(
     deal_verdict("beleaguered-castle", 2, DealVerdict.Verdict.WINNABLE, proof, now)
     game = start_game("beleaguered-castle", 2)
     kept: dict[str, int] = {}
-    keep = solver_jobs.cache.set
+    keep = cache.set
 
-    def recording(key: str, value: object, timeout: int, **kwargs: object) -> None:
+    def recording(key: str, value: object, timeout: int) -> None:
         kept[key] = timeout
-        keep(key, value, timeout, **kwargs)
+        keep(key, value, timeout)
 
-    monkeypatch.setattr(solver_jobs.cache, "set", recording)
+    monkeypatch.setattr(cache, "set", recording)
     owner_client.post(reverse("games:hint", args=[game.pk]), headers=HX)
 
     assert kept == {solver_jobs.hint_key(services.game_board(game)): 3600}
