@@ -290,7 +290,7 @@ def game_undo(
         raise IllegalMove("undo", "There is no move to undo")
     for _ in group:
         board.pop()
-    game.undos += 1
+    game.undos += len(group)  # every move taken back, its auto-play's too (RULES.md)
     game.redo += len(group)
     with transaction.atomic():
         _save(game, board, now=now)

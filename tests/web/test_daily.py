@@ -659,8 +659,10 @@ def post_line(browser: Client, daily: Daily, line: list[str]) -> Game:
 def test_twenty_throwaway_cookies_do_not_reach_the_public_leaderboard(
     leader: Game, live: Daily
 ) -> None:
-    for _ in range(20):
-        post_line(client_of(Player.objects.create(autoplay=False)), live, LINE)
+    for n in range(20):  # from as many addresses: one would meet the limit on moves
+        throwaway = client_of(Player.objects.create(autoplay=False))
+        throwaway.defaults["REMOTE_ADDR"] = f"192.0.2.{n + 1}"
+        post_line(throwaway, live, LINE)
 
     rows = leaderboard.ranking(live, now=utc_now())
     board = Client().get(reverse("games:daily_leaderboard", args=[live.date, "citadel"])).text

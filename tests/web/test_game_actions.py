@@ -40,6 +40,20 @@ def test_undo_takes_back_the_player_move_with_its_autoplay(
     assert game.position == services.game_board(game).layout()
 
 
+def test_undo_counts_every_move_it_takes_back(owner_client: Client, start_game) -> None:
+    """RULES.md: every move taken back counts one undo, as a restart counts them; an undo
+    that took back a move and the card auto-play sent up after it counted one."""
+    game = start_game("beleaguered-castle", 4, autoplay=True)
+    play(owner_client, game, "t3-t7")  # auto-play then sends 3 of t3's suit up (t3-f3)
+    game.refresh_from_db()
+    assert game.ply == 3
+
+    act(owner_client, game, "undo", 3, **HX)
+
+    game.refresh_from_db()
+    assert (game.ply, game.undos) == (1, 2)
+
+
 def test_the_opening_autoplay_cannot_be_undone(owner_client: Client, start_game) -> None:
     game = start_game("beleaguered-castle", 1, autoplay=True)
 
