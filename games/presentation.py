@@ -686,18 +686,24 @@ def for_people(text: str) -> str:
 
 
 def move_words(board: Board, move: Move) -> str:
-    """``7♠ → ♠ foundation``, ``7♠ → 8♦``, ``K♣ → empty pile 5``: a move, before it is
-    played, in the words of the cards."""
-    card = move.card or board.pile(move.source)[-1]
+    """``7♠ → ♠ foundation``, ``7♠ → 8♦``, ``5♥–4♥ → 6♣`` (a run: its lowest card and its
+    top), ``K♣ → empty right pile 4``: a move, before it is played, in the words of the
+    cards, its piles named as the board shows them."""
+    source = board.pile(move.source)
+    card = move.card or source[-move.count]
+    moving = card_short(card)
+    if move.count > 1:
+        moving += f"–{card_short(source[-1])}"
     if move.to_foundation:
-        return f"{card_short(card)} → {SUIT_SYMBOLS[card.suit]} foundation"
+        return f"{moving} → {SUIT_SYMBOLS[card.suit]} foundation"
     target = Pile.from_name(move.target)
+    label = pile_label(board.rules, move.target)
     if target.kind is PileKind.CELL:
-        return f"{card_short(card)} → free cell {target.number}"
+        return f"{moving} → {label}"
     below = board.pile(target)
     if below:
-        return f"{card_short(card)} → {card_short(below[-1])}"
-    return f"{card_short(card)} → empty pile {target.number}"
+        return f"{moving} → {card_short(below[-1])}"
+    return f"{moving} → empty {label}"
 
 
 def move_list(board: Board, line: list[str], *, first: int = 1) -> list[tuple[int, str, str]]:

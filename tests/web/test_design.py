@@ -43,6 +43,23 @@ def test_moves_in_words_name_the_card_and_where_it_lands() -> None:
     assert move_words(board, Move.from_notation("t1-f1")) == "3♣ → ♣ foundation"
 
 
+def test_a_run_is_named_by_its_lowest_card_and_an_empty_pile_as_the_board_names_it() -> None:
+    """The replay read ``4♥ → 6♣`` for a run of 5♥ and 4♥ put on 6♣ (read as written, an
+    illegal move), and ``empty pile 8`` for the pile the board calls right pile 4."""
+    webs = Board(get_game("penelopes-web"), 1)
+    webs.autoplay()
+    for move in ("t2-t8", "t7-t8"):
+        webs.play(move)
+    assert move_words(webs, Move.from_notation("t8-t7x3")) == "10♣–8♣ → J♥"
+
+    castle = Board(get_game("beleaguered-castle"), 8)
+    castle.autoplay()
+    line = "t3-t4 t3-t5 t4-t8 t2-t3 t2-t8 t1-t5 t2-t7 t2-t8 t3-t7 t3-t8 t7-t8 t2-t5 t8-t7"
+    for move in [*line.split(), "t7-t8", "t8-t7", "t7-t8", "t8-t7", "t2-t7"]:
+        castle.play(move)
+    assert move_words(castle, Move.from_notation("t6-t2")) == "K♥ → empty left pile 2"
+
+
 @pytest.mark.parametrize("method", ["get", "head"])
 def test_favicon_ico_leads_to_the_svg_icon(client: Client, method: str) -> None:
     response = getattr(client, method)("/favicon.ico")
