@@ -686,14 +686,14 @@ def for_people(text: str) -> str:
 
 
 def move_words(board: Board, move: Move) -> str:
-    """``7♠ → ♠ foundation``, ``7♠ → 8♦``, ``5♥–4♥ → 6♣`` (a run: its lowest card and its
-    top), ``K♣ → empty right pile 4``: a move, before it is played, in the words of the
-    cards, its piles named as the board shows them."""
+    """``7♠ → ♠ foundation``, ``7♠ → 8♦``, ``K♣ → empty right pile 4``: a move, before it
+    is played, in the words of the cards, its piles named as the board shows them. A run
+    reads as its lowest card and its top, joined by an en dash (5♥ to 4♥ onto 6♣)."""
     source = board.pile(move.source)
     card = move.card or source[-move.count]
     moving = card_short(card)
     if move.count > 1:
-        moving += f"–{card_short(source[-1])}"
+        moving += f"\N{EN DASH}{card_short(source[-1])}"
     if move.to_foundation:
         return f"{moving} → {SUIT_SYMBOLS[card.suit]} foundation"
     target = Pile.from_name(move.target)

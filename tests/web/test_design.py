@@ -50,7 +50,7 @@ def test_a_run_is_named_by_its_lowest_card_and_an_empty_pile_as_the_board_names_
     webs.autoplay()
     for move in ("t2-t8", "t7-t8"):
         webs.play(move)
-    assert move_words(webs, Move.from_notation("t8-t7x3")) == "10♣–8♣ → J♥"
+    assert move_words(webs, Move.from_notation("t8-t7x3")) == "10♣\N{EN DASH}8♣ → J♥"
 
     castle = Board(get_game("beleaguered-castle"), 8)
     castle.autoplay()
