@@ -749,9 +749,10 @@ def hint_message(board: Board, hint: Hint) -> tuple[str, bool]:
     return "No winning line was found in time; try again after a move.", False
 
 
-def analysis_message(line: Sequence[str], ply: int | None) -> str:
+def analysis_message(line: Sequence[str], ply: int | None, *, before: Board | None = None) -> str:
     """What Analyse found for ``line`` (the notation of the game's moves): the last move that
-    kept the game winnable, if the solver knows."""
+    kept the game winnable, if the solver knows; in words (``move_words``) when ``before``,
+    the board that move was played on, is given, else in notation."""
     if ply is None:
         return (
             "The solver found no move that lost this game: it may still be winnable, "
@@ -760,7 +761,8 @@ def analysis_message(line: Sequence[str], ply: int | None) -> str:
     if ply == 0:
         return "This deal could not be won from the start."
     notation = line[ply - 1]
-    return f"The game could still be won until move {ply} ({notation})."
+    said = notation if before is None else move_words(before, before.parse_move(notation))
+    return f"The game could still be won until move {ply} ({said})."
 
 
 def histogram(moves: list[int], par: int) -> dict[str, object] | None:

@@ -374,10 +374,15 @@ def _analysis(
             "next_look": look + 1,
         }
         return render(request, template, context)
-    message = analysis_message(line, state.ply)
-    context = {"message": message, "game": game, "ply": state.ply, "error": False, "done": True}
-    template = "games/game.html#status" if request.htmx else "games/analysis.html"
-    return render(request, template, context)
+    ply = state.ply
+    before = services.line_board(game, line[: ply - 1]) if ply else None
+    message = analysis_message(line, ply, before=before)
+    if request.htmx:  # the status as the game page shows it (its stuck panel), with the answer
+        page = pages.game_page(game, services.game_board(game), message=message, **_viewer(request))
+        page["replay_from"] = ply - 1 if ply else None
+        return render(request, "games/game.html#status", page)
+    context = {"message": message, "game": game, "ply": ply, "error": False, "done": True}
+    return render(request, "games/analysis.html", context)
 
 
 @require_safe

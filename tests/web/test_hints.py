@@ -270,6 +270,40 @@ def test_analyse_racing_an_undo_is_never_a_500(owner_client: Client, start_game,
     assert "move 1 (t3-t6)" in analysis_message(line, 1)
 
 
+def test_analyse_names_the_move_as_the_board_does_and_leads_to_its_replay(
+    owner_client: Client, start_game, run_tasks
+) -> None:
+    """It said ``until move 7 (t2-t4)``: nothing on the board is called t2 or t4."""
+    game = start_game("beleaguered-castle", 1)
+    owner_client.post(reverse("games:move", args=[game.pk]), {"move": "t3-t6"})
+    owner_client.get(reverse("games:analyse", args=[game.pk]))
+    run_tasks()
+    game.refresh_from_db()
+    Analysis.objects.filter(key=solver_jobs.analysis_key(game, services.game_line(game))).update(
+        ply=1
+    )
+
+    answer = owner_client.get(reverse("games:analysis", args=[game.pk]), headers=HX).text
+
+    assert "could still be won until move 1 (" in answer and "t3-t6" not in answer
+    replay = reverse("games:replay", args=[game.pk])
+    assert f'<a href="{replay}?ply=0">Replay from the last winnable position</a>' in answer
+
+
+def test_analyse_keeps_the_stuck_panel(owner_client: Client, run_tasks) -> None:
+    """The answer replaced the status, and with it "No way forward" and its New winnable
+    deal: the board looked like a game still going."""
+    url = owner_client.get("/play/fortress/26/")["Location"]  # no legal move from the start
+    game = Game.objects.get(pk=url.split("/")[2])
+    owner_client.get(reverse("games:analyse", args=[game.pk]), headers=HX)
+    run_tasks()
+
+    answer = owner_client.get(reverse("games:analysis", args=[game.pk]), headers=HX).text
+
+    assert "This deal could not be won from the start." in answer
+    assert "No way forward" in answer and "New winnable deal" in answer
+
+
 def test_a_dead_workers_analysis_is_queued_again(owner_client: Client, game: Game, now) -> None:
     owner_client.get(reverse("games:analyse", args=[game.pk]))
     Analysis.objects.update(requested_at=now - timedelta(hours=1))
