@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django import forms
 from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth import login, logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import PasswordChangeForm
@@ -105,6 +106,7 @@ def profile(request: HttpRequest) -> HttpResponse:
         if name_form.is_valid():
             try:
                 player_set_name(player=player, name=name_form.cleaned_data["display_name"])
+                messages.success(request, "Your name is saved.")
                 return redirect("games:profile")
             except ValidationError as error:
                 name_form.add_error("display_name", error)
@@ -112,6 +114,7 @@ def profile(request: HttpRequest) -> HttpResponse:
         prefs_form = PreferencesForm(request.POST)
         if prefs_form.is_valid():
             player_set_preferences(player=player, **prefs_form.cleaned_data)
+            messages.success(request, "Your preferences are saved.")
             return redirect("games:profile")
     context = {"player": known, "name_form": name_form, "prefs_form": prefs_form}
     bad = name_form.errors or prefs_form.errors

@@ -1,11 +1,13 @@
-from datetime import timedelta
+from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
 from django import template
 from django.template import Context
 from django.template.loader import get_template
+from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.timesince import timesince
 
 from games.presentation import BoardView, CardView, PileView, for_people, script_data
 
@@ -25,6 +27,15 @@ def clock(value: timedelta) -> str:
 def duration_iso(value: timedelta) -> str:
     """``PT187S``: the machine-readable form for ``<time datetime>``."""
     return f"PT{int(value.total_seconds())}S"
+
+
+@register.filter
+def ago(value: datetime) -> str:
+    """``3 minutes ago``, ``2 days ago``; ``just now`` within a minute (Django's
+    ``timesince`` says ``0 minutes`` then)."""
+    if timezone.now() - value < timedelta(minutes=1):
+        return "just now"
+    return f"{timesince(value)} ago"
 
 
 @register.filter(name="for_people")

@@ -5,6 +5,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from games import services
 from games.models import Game, PlayedMove, Player
@@ -172,6 +173,24 @@ def test_my_games_lists_unfinished_games_first(owner_client: Client, start_game)
     assert body.index(open_game.get_absolute_url()) < body.index(
         reverse("games:replay", args=[won.pk])
     )
+
+
+def test_a_game_played_a_moment_ago_reads_just_now(owner_client: Client, start_game) -> None:
+    game = start_game("fortress", 3)
+    Game.objects.filter(pk=game.pk).update(updated_at=timezone.now())
+
+    body = owner_client.get(reverse("games:my_games")).text
+
+    assert "last played" in body and ">just now</time>" in body
+    assert "0\xa0minutes" not in body and "0 minutes" not in body
+
+
+def test_saving_a_name_or_preferences_says_so(owner_client: Client) -> None:
+    named = owner_client.post(reverse("games:profile"), {"display_name": "Grace"}, follow=True)
+    assert '<p role="status">Your name is saved.</p>' in named.text
+
+    saved = owner_client.post(reverse("games:profile"), {"autoplay": "on"}, follow=True)
+    assert '<p role="status">Your preferences are saved.</p>' in saved.text
 
 
 @pytest.mark.parametrize("method", ["get", "post"])
