@@ -352,7 +352,8 @@
     if (swallow && swallow.contains(el || event.target)) { swallow = null; return; }
     if (window.CastleMotion) window.CastleMotion.finish();
     if (busy) {
-      if (!control && (area || !el.classList.contains("cancel"))) later(event, el, area);
+      if (control) { if (event.detail === 0) laterControl(el); }
+      else if (area || !el.classList.contains("cancel")) later(event, el, area);
       return;
     }
     if (area) { pileClick(area); return; }
@@ -409,6 +410,17 @@
     });
   }
 
+  /* Undo or Redo pressed from the keyboard while a request is in flight (Z five times,
+     quickly: each press is meant): kept, in order with the board's kept clicks, to act on
+     its answer's buttons. A mouse's second click on a button is a double click, one intent,
+     and is ignored; so are Hint, Restart and Auto-play, which no quick hand presses twice. */
+  function laterControl(el) {
+    var name = el.getAttribute("formaction");
+    if ((name === "undo" || name === "redo") && queued.length < QUEUED_MAX) {
+      queued.push({ control: name });
+    }
+  }
+
   function seenAt(x, y) {
     var flying = document.querySelectorAll(".ghost.leaving");
     for (var i = flying.length - 1; i >= 0; i--) {
@@ -454,6 +466,13 @@
   function catchUp() {
     while (queued.length && !busy) {
       var aimed = queued.shift();
+      if (aimed.control) {
+        var button = document.querySelector(
+          '#controls button[formaction="' + aimed.control + '"]:not(:disabled)');
+        if (!button) { queued = []; return; }
+        send(aimed.control, {});
+        continue;
+      }
       var pile = pileEl(aimed.pile);
       var card = pile && aimed.face !== null ? faceIn(pile, aimed.face, false) : null;
       var onPile = pile && !card && (aimed.face === null ||

@@ -182,3 +182,29 @@ def test_the_move_list_keeps_the_current_move_in_sight(
     expect(ply).to_have_text("20")
     assert moves.evaluate(CURRENT_IN_VIEW)
     context.close()
+
+
+def test_quick_undo_keys_each_take_a_move_back(page: Page, live_server: LiveServer) -> None:
+    """Z five times quickly took back two of three moves: the presses made while an undo
+    was on its way were dropped. Each is kept now, to act in turn; those past the last move
+    find Undo disabled and do nothing."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send(
+        "Network.emulateNetworkConditions",
+        {"offline": False, "latency": 80, "downloadThroughput": -1, "uploadThroughput": -1},
+    )
+    page.goto(live_server.url + "/play/beleaguered-castle/1/?autoplay=0")
+    counter = page.locator("#move-count")
+    for played, move in enumerate(("t3-t6", "t4-t3", "t5-t4"), start=1):
+        click_move(page, move)
+        expect(counter).to_have_text(str(played))
+
+    for _ in range(5):
+        page.keyboard.press("z")
+
+    expect(counter).to_have_text("0")
+    expect(page.locator('#controls button[formaction="undo"]')).to_be_disabled()
+    expect(page.locator("#counter")).to_contain_text("Undos 3")
+    page.keyboard.press("y")
+    expect(counter).to_have_text("1")
