@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.urls import reverse
 from django.utils import timezone
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from pytest_django.live_server_helper import LiveServer
@@ -474,3 +475,153 @@ def test_home_fits_with_a_game_to_continue(tab: Page, live_server: LiveServer) -
     assert_no_sideways_scroll(tab)
     box = resume.bounding_box()
     assert box is not None and box["x"] + box["width"] <= tab.viewport_size["width"]  # type: ignore[index]
+
+
+# The gaps, in px, between neighbouring pieces of a daily card's sentence on one line: the
+# text and the bold figures and links in it, up to the card's first button.
+SENTENCE_GAPS = """p => {
+    const pieces = [];
+    const walk = document.createTreeWalker(p, NodeFilter.SHOW_TEXT);
+    for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+        if (node.parentElement.closest(".button")) break;
+        if (!node.textContent.trim()) continue;
+        const range = document.createRange();
+        range.selectNodeContents(node);
+        const rects = [...range.getClientRects()].filter(r => r.width > 0);
+        if (rects.length) pieces.push([node.textContent.trim(), rects[0], rects.at(-1)]);
+    }
+    const gaps = [];
+    for (let i = 1; i < pieces.length; i++) {
+        const [before, , end] = pieces[i - 1], [after, start] = pieces[i];
+        if (Math.abs(start.top - end.top) < 2) gaps.push([before, after, start.left - end.right]);
+    }
+    return gaps;
+}"""
+
+
+def assert_one_sentence(page: Page, slug: str, sentence: str) -> None:
+    """The daily card's result reads ``sentence`` with a word space between its pieces, and
+    its buttons stand side by side."""
+    mine = page.locator(f'.daily-card[data-game="{slug}"] .mine')
+    expect(mine).to_contain_text(sentence, use_inner_text=True)
+    font = float(mine.evaluate("p => parseFloat(getComputedStyle(p).fontSize)"))
+    wide = [gap for gap in mine.evaluate(SENTENCE_GAPS) if gap[2] > font / 2]
+    assert not wide, f"{slug}: words of the sentence stand apart: {wide}"
+    button = mine.locator(".button").bounding_box()
+    board = mine.get_by_role("link", name="Leaderboard").bounding_box()
+    assert button is not None and board is not None
+    middle = button["y"] + button["height"] / 2
+    assert abs(board["y"] + board["height"] / 2 - middle) < 2, f"{slug}: buttons apart"
+
+
+def test_a_daily_cards_result_reads_as_one_sentence(
+    tab: Page, live_server: LiveServer, dailies: Daily
+) -> None:
+    """The card's result is a sentence beside its buttons: laid out as flex items, each of
+    its words and figures stood 1rem apart ("You won in   51   moves, rank   1   .")."""
+    for slug in ("citadel", "beleaguered-castle"):
+        tab.goto(live_server.url + reverse("games:daily_play", args=[dailies.date, slug]))
+    player = Player.objects.get(user=None)
+    for game in player.games.all():
+        assert game.daily is not None
+        game.status, game.ply = Game.Status.WON, 51
+        game.save()
+        Entry.objects.create(
+            daily=game.daily,
+            player=player,
+            game=game,
+            moves=51,
+            elapsed=dt.timedelta(minutes=4),
+            finished_at=timezone.now(),
+            flagged=game.slug == "beleaguered-castle",  # never ranks: where it would place
+        )
+
+    tab.goto(live_server.url + "/daily/")
+    shoot(tab, "daily-mine")
+    assert_no_sideways_scroll(tab)
+    assert_one_sentence(
+        tab, "citadel", "You won in 51 moves, you would place 1 (sign up or log in to appear)."
+    )
+
+    User.objects.create_user("ada", password="correct horse battery staple")
+    tab.goto(live_server.url + "/accounts/login/")
+    tab.locator("#id_username").fill("ada")
+    tab.locator("#id_password").fill("correct horse battery staple")
+    tab.get_by_role("button", name="Log in").click()
+    tab.goto(live_server.url + "/daily/")
+    shoot(tab, "daily-mine-ranked")
+    assert_one_sentence(tab, "citadel", "You won in 51 moves, rank 1.")
+    assert_one_sentence(tab, "beleaguered-castle", "You won in 51 moves, you would place 1.")
+
+
+DEAL = 2**63 - 1  # the longest deal number
+
+
+@pytest.mark.parametrize("slug", ["selective-castle", "beleaguered-castle"])
+def test_the_whole_deal_number_shows_beside_three_counters(
+    tab: Page, live_server: LiveServer, slug: str
+) -> None:
+    """A player reads and copies the deal number from the title: on a phone it was cut
+    short ("deal 3425909207414…") once the counter held a third pill (Selective Castle's
+    base rank, or Undos after an undo)."""
+    tab.goto(live_server.url + f"/play/{slug}/{DEAL}/?autoplay=0")
+    if slug == "beleaguered-castle":
+        click_move(tab, next(iter(Board(get_game(slug), DEAL).legal_moves())).notation())
+        expect(tab.locator("#move-count")).to_have_text("1")
+        tab.get_by_role("button", name="Undo", exact=True).click()
+    expect(tab.locator("#counter > span")).to_have_count(3)
+    title = tab.locator(".game > h1")
+    expect(title).to_contain_text(f"deal {DEAL}")
+    shoot(tab, f"deal-number-{slug}")
+    assert_no_sideways_scroll(tab)
+    assert title.evaluate("h1 => h1.scrollWidth <= h1.clientWidth"), "the title is cut short"
+    clipped = title.evaluate(
+        """h1 => {
+            const box = h1.getBoundingClientRect(), range = document.createRange();
+            range.selectNodeContents(h1.querySelector("small"));
+            return [...range.getClientRects()].some(r => r.right > box.right + .5);
+        }"""
+    )
+    assert not clipped, "the deal number runs past the title's edge"
+
+
+# What keyboard focus is on, and whether a player sees it there: the element itself shows
+# (at least 4 px each way, no transparent or hidden ancestor), or, for the phone menu's
+# checkbox (out of sight, its label is the button), its label shows with a focus ring.
+FOCUSED = """() => {
+    const el = document.activeElement;
+    const shows = (node) => {
+        const r = node.getBoundingClientRect();
+        if (r.width < 4 || r.height < 4) return false;
+        if (getComputedStyle(node).visibility !== "visible") return false;
+        for (let n = node; n; n = n.parentElement) {
+            if (parseFloat(getComputedStyle(n).opacity) === 0) return false;
+        }
+        return true;
+    };
+    const label = el.labels && el.labels[0];
+    const ringed = label && shows(label) && getComputedStyle(label).outlineStyle !== "none";
+    return [el.outerHTML.slice(0, 80), shows(el) || Boolean(ringed)];
+}"""
+
+
+def test_keyboard_focus_never_lands_out_of_sight(tab: Page, live_server: LiveServer) -> None:
+    """Tab from the top of a game page through the header and the controls: every stop
+    shows. The phone menu's checkbox took the second stop on a desktop, where the menu
+    button is not shown; on the phone it still opens the menu from the keyboard."""
+    tab.goto(live_server.url + "/play/citadel/3/?autoplay=0")
+    expect(tab.locator("#board")).to_be_visible()
+    unseen = []
+    for _ in range(20):
+        tab.keyboard.press("Tab")
+        what, seen = tab.evaluate(FOCUSED)
+        if not seen:
+            unseen.append(what)
+    assert not unseen, f"focus out of sight on {unseen}"
+
+    if name_of(tab) == PHONE:
+        mine = tab.get_by_role("link", name="My games", exact=True)
+        expect(mine).to_be_hidden()
+        tab.locator("#menu-toggle").focus()
+        tab.keyboard.press("Space")
+        expect(mine).to_be_visible()
