@@ -147,7 +147,7 @@ def game_page(request: HtmxHttpRequest, game_id: uuid.UUID) -> HttpResponse:
     return render(request, GAME_PAGE + ("#board" if request.htmx else ""), page)
 
 
-@limits.rate_limited("playing", *limits.PLAYING)
+@limits.playing_limited
 @require_POST
 def move(request: HtmxHttpRequest, game_id: uuid.UUID) -> HttpResponse:
     form = MoveForm(request.POST)
@@ -164,7 +164,7 @@ def move(request: HtmxHttpRequest, game_id: uuid.UUID) -> HttpResponse:
 
 
 def _action(service: Callable[..., services.Outcome]) -> limits.View:
-    @limits.rate_limited("playing", *limits.PLAYING)
+    @limits.playing_limited
     @require_POST
     def view(request: HtmxHttpRequest, game_id: uuid.UUID) -> HttpResponse:
         form = ActionForm(request.POST)
@@ -181,7 +181,7 @@ redo = _action(services.game_redo)
 restart = _action(services.game_restart)
 
 
-@limits.rate_limited("playing", *limits.PLAYING)
+@limits.playing_limited
 @require_POST
 def autoplay(request: HtmxHttpRequest, game_id: uuid.UUID) -> HttpResponse:
     on = request.POST.get("autoplay") == "1"

@@ -29,6 +29,15 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
     }
 
 
+@pytest.fixture(autouse=True)
+def fresh_playing_counts() -> None:
+    """The moves' rate limit counts in each process as well as in the cache
+    (``games.limits.PlayingCount``): every test starts with none."""
+    from games import limits
+
+    limits.PLAYING.forget()
+
+
 @pytest.fixture
 def keep_connection(monkeypatch: pytest.MonkeyPatch) -> None:
     """The worker closes stale connections between tasks, as a long-running

@@ -9,7 +9,7 @@ from django.conf import settings
 from django.core.cache import caches
 from django.test import Client
 
-from games import services
+from games import limits, services
 from games.models import Daily, Game, Player
 from games.players import SESSION_KEY
 
@@ -25,6 +25,7 @@ def fresh_cache(settings, tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
         cache.clear()
     frozen = SimpleNamespace(time=lambda: 1_800_000_000.0)
     monkeypatch.setattr(django_ratelimit.core, "time", frozen)
+    monkeypatch.setattr(limits, "time", frozen)
     settings.SOLVER_LOCK_DIR = str(tmp_path / "solver-locks")
 
 
