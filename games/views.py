@@ -47,6 +47,9 @@ from games.rules import (
 )
 
 GAME_PAGE = "games/game.html"
+STATUS_NOTE = "status"
+"""A message for the game page's status line (games/game.html#status), not its notes: what
+an action did, said after the redirect that follows a plain form's post."""
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -433,9 +436,12 @@ def _act(
         return _conflict(request, error)
     except RulesError as error:
         return _refused(request, game_id, str(error), status=422, selected=selected)
-    if not request.htmx:
+    page = pages.after_action(outcome, kind=kind, **_viewer(request))
+    if not request.htmx:  # the sentence the board script's live region reads, after the 303
+        if page["message"]:
+            messages.info(request, page["message"], extra_tags=STATUS_NOTE)
         return _see_other(outcome.game)
-    return _partials(request, pages.after_action(outcome, kind=kind, **_viewer(request)))
+    return _partials(request, page)
 
 
 def _partials(request: HtmxHttpRequest, context: dict[str, Any], status: int = 200) -> HttpResponse:

@@ -54,6 +54,25 @@ def test_undo_counts_every_move_it_takes_back(owner_client: Client, start_game) 
     assert (game.ply, game.undos) == (1, 2)
 
 
+def test_without_javascript_the_status_says_what_a_move_did(
+    owner_client: Client, start_game
+) -> None:
+    """The board script's live region reads each move's sentence; a plain form's post is
+    redirected to the page, whose status line said nothing."""
+    game = start_game("beleaguered-castle", 4, autoplay=True)
+
+    moved = owner_client.post(reverse("games:move", args=[game.pk]), {"move": "t3-t7", "ply": 1})
+    assert moved.status_code == 303
+    page = owner_client.get(moved["Location"]).text
+
+    status = page[page.index('<div id="status"') :]
+    status = status[: status.index("</div>")]
+    assert '<p class="message">' in status and "Auto-play:" in status
+    assert 'class="deal-note"' not in page
+    again = owner_client.get(game.get_absolute_url()).text  # said once
+    assert "Auto-play:" not in again
+
+
 def test_the_opening_autoplay_cannot_be_undone(owner_client: Client, start_game) -> None:
     game = start_game("beleaguered-castle", 1, autoplay=True)
 
