@@ -145,9 +145,16 @@ def my_games(request: HttpRequest) -> HttpResponse:
 
 @require_safe
 def stats(request: HttpRequest) -> HttpResponse:
+    """A row for each game the player played; the others named in a line below (a table of
+    every game, mostly zeros, ran to 5,000 px on a phone)."""
     player = known_player(request)
     table = player_stats(player) if player else []
-    return render(request, "games/stats.html", {"player": player, "stats": table})
+    context = {
+        "player": player,
+        "stats": [row for row in table if row.played],
+        "unplayed": [row for row in table if not row.played],
+    }
+    return render(request, "games/stats.html", context)
 
 
 def _status(form: forms.BaseForm) -> int:

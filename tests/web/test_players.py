@@ -306,6 +306,27 @@ def test_statistics_page_draws_a_chart(owner_client: Client, start_game) -> None
     assert '<svg class="results" role="img" aria-label="1 won of the last 1 finished games"' in body
 
 
+def test_statistics_list_the_games_played_and_name_the_others(
+    owner_client: Client, start_game
+) -> None:
+    """Every game had its row, zeros mostly: some 5,000 px on a phone for one game played."""
+    played(start_game("citadel", 3))
+
+    body = owner_client.get(reverse("games:stats")).text
+
+    assert body.count("<tr data-game=") == 1 and '<tr data-game="citadel">' in body
+    assert "Not played yet: " in body
+    assert (
+        f'<a href="{reverse("games:play", args=["fortress"])}" rel="nofollow">Fortress</a>' in body
+    )
+
+
+def test_statistics_without_a_game_played_say_so(owner_client: Client, game: Game) -> None:
+    body = owner_client.get(reverse("games:stats")).text
+
+    assert "No games played yet." in body and "<table" not in body
+
+
 def test_the_four_colour_preference_colours_the_board(owner_client: Client, game: Game) -> None:
     owner_client.post(reverse("games:profile"), {"four_colour": "on", "autoplay": "on"})
 
