@@ -1,9 +1,10 @@
 """Rate limits: how often one client (an IP address) and one player may start costly work.
 
-Counting is django-ratelimit's (fixed windows of counters in Django's default cache, which
-every app server shares in production: ``CACHE_URL=redis://...``); this module names the
-limits and answers a client over one with ``429 Too Many Requests``, a ``Retry-After``
-header and a sentence, in the status line for htmx and as a page otherwise.
+Counting is django-ratelimit's (fixed windows of counters in the rate limits' cache, which
+every app server shares in production: ``CACHE_URL=redis://...``), but for the game's
+actions, the most frequent requests, which ``PlayingCount`` counts in batches; this module
+names the limits and answers a client over one with ``429 Too Many Requests``, a
+``Retry-After`` header and a sentence, in the status line for htmx and as a page otherwise.
 
 The numbers (README, "Rate limits") are far above what a fast honest player does: they
 stop scripts, not people. Page views are never limited; moves only far above any hand.
