@@ -765,12 +765,20 @@ def analysis_message(line: Sequence[str], ply: int | None, *, before: Board | No
     return f"The game could still be won until move {ply} ({said})."
 
 
+HISTOGRAM_SPAN = 21
+"""Move counts a histogram spans at least: one result, or a few close ones, drew bars as
+wide as the chart ("84 … 84 moves")."""
+
+
 def histogram(moves: list[int], par: int) -> dict[str, object] | None:
     """Bars of an SVG histogram of winning move counts (server-rendered, no JS)."""
     if not moves:
         return None
     counts = Counter(moves)
     low, high = min(*moves, par), max(*moves, par)
+    if (short := HISTOGRAM_SPAN - (high - low + 1)) > 0:  # one result drew one full bar
+        low = max(low - short // 2, 0)
+        high = low + HISTOGRAM_SPAN - 1
     width, height, step = 320, 80, 320 / (high - low + 1)
     tallest = max(counts.values())
     bars = [

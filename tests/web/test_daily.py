@@ -23,6 +23,7 @@ from games import daily_tasks, leaderboard, schedule, services
 from games.admin import EntryAdmin
 from games.models import Daily, DailyPreparation, Entry, Game, PlayedMove, Player
 from games.players import player_adopt
+from games.presentation import histogram
 from games.rules import GAMES, MAX_DEAL, Board
 
 from .dailies import DAY, LINE, NOON, PASSWORD, make_daily, midnight, utc_now
@@ -831,6 +832,17 @@ def test_leaderboard_highlights_my_row_and_draws_the_spread(daily: Daily, member
     assert 'class="mine" aria-current="true"' in body
     assert '<figure class="histogram">' in body
     assert reverse("games:replay", args=[Entry.objects.get().game_id]) in body
+
+
+def test_one_result_draws_a_bar_not_the_whole_chart() -> None:
+    """One win at par drew one bar as wide as the chart, its axis "84 … 84 moves"."""
+    chart = histogram([84], 84)
+
+    assert chart is not None
+    low, high, width, bars = chart["low"], chart["high"], chart["width"], chart["bars"]
+    assert isinstance(low, int) and isinstance(high, int) and isinstance(bars, list)
+    assert low < 84 < high
+    assert len(bars) == 1 and bars[0]["w"] < int(str(width)) / 10
 
 
 def test_starting_a_daily_links_the_game_and_resumes_it(owner_client: Client, live: Daily) -> None:
