@@ -625,3 +625,12 @@ def test_keyboard_focus_never_lands_out_of_sight(tab: Page, live_server: LiveSer
         tab.locator("#menu-toggle").focus()
         tab.keyboard.press("Space")
         expect(mine).to_be_visible()
+
+
+def test_the_imports_choice_has_no_frame_of_its_own(tab: Page, live_server: LiveServer) -> None:
+    """Django draws radio buttons in a fieldset, which the browser framed: "Then:" stood in
+    a grey box that no other box of the site has."""
+    tab.goto(live_server.url + reverse("games:import"))
+    style = "() => getComputedStyle(document.querySelector('.form-page fieldset')).borderTopStyle"
+
+    assert tab.evaluate(style) == "none"
