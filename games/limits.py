@@ -16,6 +16,7 @@ import functools
 import ipaddress
 import threading
 import time
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -71,9 +72,11 @@ def _player_key(group: str, request: HttpRequest) -> str:
 
 
 def _account_key(group: str, request: HttpRequest) -> str:
-    """The account a log-in form names (case-folded, bounded): throttles guessing one
-    account's password from many addresses."""
-    return request.POST.get("username", "").strip().casefold()[:150]
+    """The account a log-in form names, as Django looks it up (NFKC, as its username field
+    reads it: a name in full-width letters is the same name), case-folded and bounded: throttles
+    guessing one account's password from many addresses."""
+    name = unicodedata.normalize("NFKC", request.POST.get("username", ""))
+    return name.strip().casefold()[:150]
 
 
 def _account_ip_key(group: str, request: HttpRequest) -> str:

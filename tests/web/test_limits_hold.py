@@ -189,3 +189,16 @@ def test_many_addresses_guessing_one_account_lock_it(
 
     assert refused.status_code == 429
     assert int(refused["Retry-After"]) >= 1
+
+
+def test_another_spelling_of_the_name_counts_against_the_same_account(alice: None) -> None:
+    """Alice in full-width letters logs in as alice (Django reads names NFKC) but had counters
+    of its own: 180 wrong guesses in 5 minutes went through a cap of 100."""
+    url = reverse("games:login")
+    guesser = Client(REMOTE_ADDR="192.0.2.66")
+    for n in range(10):
+        assert guesser.post(url, {"username": "alice", "password": f"guess {n}"}).status_code == 200
+
+    other = guesser.post(url, {"username": "\uff41lice", "password": "guess 10"})
+
+    assert other.status_code == 429
