@@ -287,7 +287,8 @@ def test_analyse_names_the_move_as_the_board_does_and_leads_to_its_replay(
 
     assert "could still be won until move 1 (" in answer and "t3-t6" not in answer
     replay = reverse("games:replay", args=[game.pk])
-    assert f'<a href="{replay}?ply=0">Replay from the last winnable position</a>' in answer
+    link = f'<a href="{replay}?ply=0">Replay from the last winnable position</a></p>'
+    assert link in answer  # in the message's box: alone, it lay on the felt, over the cards
 
 
 def test_analyse_keeps_the_stuck_panel(owner_client: Client, run_tasks) -> None:
