@@ -17,6 +17,7 @@ from games import leaderboard
 from games.models import Game
 from games.players import prefers_four_colour
 from games.presentation import (
+    Replay,
     board_view,
     carry_run,
     daily_ending,
@@ -87,11 +88,7 @@ def after_action(outcome: Outcome, *, kind: str, viewer: uuid.UUID | None, now: 
     piles the action touched (every pile after a restart)."""
     board, played, back = outcome.board, outcome.played, outcome.back
     replayed = replay(board, played, back=back)
-    message = describe_outcome(
-        replayed, automatic=outcome.automatic, back=back, restart=kind == "restart"
-    )
-    if kind == "autoplay":
-        message = f"Auto-play is {'on' if outcome.game.autoplay else 'off'}. {message}".strip()
+    message = action_message(outcome, replayed, kind=kind)
     only = None if kind == "restart" else replayed.names
     page = game_page(outcome.game, board, viewer=viewer, now=now, message=message, only=only)
     page["error"] = False
@@ -103,6 +100,20 @@ def after_action(outcome: Outcome, *, kind: str, viewer: uuid.UUID | None, now: 
         carry_run(view, board, replayed, back=back)
     page |= {"played": played, "back": back, "whole_counter": kind != "move"}
     return page
+
+
+def action_message(outcome: Outcome, replayed: Replay | None = None, *, kind: str) -> str:
+    """What an action did, in the words the live region says (``replayed``: its moves as
+    :func:`replay` gives them, computed here when not given). A plain form's post needs this
+    sentence alone, after its redirect: not the page around it."""
+    if replayed is None:
+        replayed = replay(outcome.board, outcome.played, back=outcome.back)
+    message = describe_outcome(
+        replayed, automatic=outcome.automatic, back=outcome.back, restart=kind == "restart"
+    )
+    if kind == "autoplay":
+        message = f"Auto-play is {'on' if outcome.game.autoplay else 'off'}. {message}".strip()
+    return message
 
 
 def after_hint(

@@ -436,15 +436,14 @@ def _act(
         return _conflict(request, error)
     except RulesError as error:
         return _refused(request, game_id, str(error), status=422, selected=selected)
-    page = pages.after_action(outcome, kind=kind, **_viewer(request))
     if not request.htmx:  # the sentence the board script's live region reads, after the 303
         # Notes nobody read (a script that never follows the redirect) are dropped, not
         # kept: they piled up in the session, each request slower (195 ms at 10,000).
         list(messages.get_messages(request))
-        if page["message"]:
-            messages.info(request, page["message"], extra_tags=STATUS_NOTE)
+        if message := pages.action_message(outcome, kind=kind):
+            messages.info(request, message, extra_tags=STATUS_NOTE)
         return _see_other(outcome.game)
-    return _partials(request, page)
+    return _partials(request, pages.after_action(outcome, kind=kind, **_viewer(request)))
 
 
 def _partials(request: HtmxHttpRequest, context: dict[str, Any], status: int = 200) -> HttpResponse:
