@@ -8,6 +8,7 @@ import io
 import random
 import time
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
@@ -380,6 +381,44 @@ def test_a_small_node_budget_gives_unknown() -> None:
     assert result.verdict == "unknown"
     assert result.nodes <= 300
     assert result.moves == []
+
+
+class _Clock:
+    """A stand-in for ``time.monotonic``: each reading a microsecond after the last, or a
+    second once ``busy`` (a machine that slowed down mid-search)."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        self.busy = False
+
+    def monotonic(self) -> float:
+        self.now += 1.0 if self.busy else 1e-6
+        return self.now
+
+
+@pytest.mark.parametrize(("game", "deal"), [("citadel", 10), ("chessboard", 3)])
+def test_the_positions_counted_do_not_depend_on_the_clock(
+    monkeypatch: pytest.MonkeyPatch, game: str, deal: int
+) -> None:
+    """A probe's win is polished by the best-first scan going on alone; the positions it
+    spends (stored with a pooled deal, and its difficulty read from them) are the same on a
+    machine that slows down meanwhile: bounded by the time the scan had taken, they were
+    not (a pooled Citadel deal: 45,476 positions on one run, 45,190 on the next)."""
+    techniques = replace(DEFAULT_TECHNIQUES, probe_after=500, second_look=False, shorten=False)
+    polish = solver._polish
+    clock = _Clock()
+    monkeypatch.setattr(time, "monotonic", clock.monotonic)
+    steady = solve(Board(game, deal), seconds=1e9, techniques=techniques)
+
+    def slow_down(*args: Any) -> list[tuple[int, int, int]]:
+        clock.busy = True
+        return polish(*args)
+
+    monkeypatch.setattr(solver, "_polish", slow_down)
+    slowed = solve(Board(game, deal), seconds=1e9, techniques=techniques)
+    assert clock.busy  # the polish ran
+    assert steady.solved and slowed.solved
+    assert steady.nodes == slowed.nodes
 
 
 # -- hint and first_losing_ply -----------------------------------------------------------
