@@ -218,11 +218,12 @@ AUTH_PASSWORD_VALIDATORS = [
 # for good, and a copied cookie dies with it. With a shared cache (Redis in production) a
 # session is read from the cache in front of the database, a cache hit per request, written
 # only when it changes. A memory cache is each process's own: another process would go on
-# reading a session that was ended, so then they live in the database alone.
+# reading a session that was ended, so then they live in the database alone (Django's store,
+# read with a plain query: castle_site.sessions).
 SESSION_ENGINE = (
     "django.contrib.sessions.backends.cached_db"
     if shared_cache(os.environ.get("CACHE_URL", "").strip())
-    else "django.contrib.sessions.backends.db"
+    else "castle_site.sessions"
 )
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 400  # anonymous players keep their games for a year+
 

@@ -1,0 +1,71 @@
+"""The database session store reads a session as Django's own store does: the same data
+while it lasts, nothing (and a new key on the next save) once it expired, was deleted or
+the cookie names no session. Its read is one plain query, not the ORM's."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.contrib.sessions.backends import db
+from django.contrib.sessions.models import Session
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from castle_site.sessions import SessionStore
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def saved() -> SessionStore:
+    store = SessionStore()
+    store["player"] = "4c7e1f50-0000-4000-8000-000000000001"
+    store["note"] = "ünïcode ♠"
+    store.save()
+    return store
+
+
+@pytest.mark.parametrize("store_class", [SessionStore, db.SessionStore])
+def test_a_saved_session_reads_back(
+    saved: SessionStore, store_class: type[db.SessionStore]
+) -> None:
+    again = store_class(saved.session_key)
+    assert dict(again.items()) == {"player": saved["player"], "note": "ünïcode ♠"}
+    assert again.session_key == saved.session_key
+
+
+def test_its_read_is_one_query(saved: SessionStore) -> None:
+    with CaptureQueriesContext(connection) as queries:
+        SessionStore(saved.session_key).load()
+    assert len(queries) == 1
+    assert queries[0]["sql"].startswith("SELECT session_data FROM")
+
+
+@pytest.mark.parametrize("store_class", [SessionStore, db.SessionStore])
+def test_an_expired_session_is_empty_and_saves_under_a_new_key(
+    saved: SessionStore, store_class: type[db.SessionStore]
+) -> None:
+    Session.objects.filter(pk=saved.session_key).update(
+        expire_date=timezone.now() - timedelta(seconds=1)
+    )
+    again = store_class(saved.session_key)
+    assert again.load() == {}
+    assert again.session_key is None
+    again["player"] = "someone else"
+    again.save()
+    assert again.session_key != saved.session_key
+    assert Session.objects.get(pk=saved.session_key).get_decoded()["note"] == "ünïcode ♠"
+
+
+@pytest.mark.parametrize("key", ["no-such-session-key-at-all-000000", "short", "", "' OR 1=1 --xx"])
+def test_a_cookie_naming_no_session_reads_nothing(saved: SessionStore, key: str) -> None:
+    assert SessionStore(key).load() == {}
+    assert db.SessionStore(key).load() == {}
+
+
+def test_a_session_whose_data_was_tampered_with_is_empty(saved: SessionStore) -> None:
+    row = Session.objects.get(pk=saved.session_key)
+    Session.objects.filter(pk=row.pk).update(session_data=row.session_data[:-3] + "AAA")
+    assert SessionStore(saved.session_key).load() == {}
