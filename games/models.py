@@ -124,7 +124,11 @@ class Game(models.Model):
 
     class Meta:
         ordering = ["-updated_at"]
-        indexes = [models.Index(fields=["owner", "status", "-updated_at"], name="game_owner_idx")]
+        indexes = [
+            models.Index(fields=["owner", "status", "-updated_at"], name="game_owner_idx"),
+            # Whether any game still shows a deal's verdict (schedule.prune_solver_answers).
+            models.Index(fields=["slug", "deal"], name="game_deal_idx"),
+        ]
         constraints = [
             models.CheckConstraint(
                 condition=models.Q(deal__gte=1) & models.Q(deal__lte=MAX_DEAL),

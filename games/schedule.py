@@ -1,6 +1,6 @@
 """What the task worker keeps ready before anyone asks (dailies days ahead, pools of deals)
 and what it tidies (its own old task results, expired sessions, games nobody played or can
-reach any more).
+reach any more, solver answers nothing shows).
 
 Each job is a ``job(now)`` function named by its dotted path in ``JOBS``. The worker
 (``manage.py worker``) calls every job when it starts and then every
@@ -25,7 +25,7 @@ from django.tasks.base import TaskResultStatus
 from django.utils.module_loading import import_string
 from django_tasks_db.models import DBTaskResult
 
-from games.models import Entry, Game, PlayedMove, Player
+from games.models import Analysis, DealVerdict, Entry, Game, PlayedMove, Player
 from games.players import delete_sessions
 
 logger = logging.getLogger(__name__)
@@ -36,6 +36,7 @@ JOBS: tuple[str, ...] = (
     "games.schedule.prune_task_results",
     "games.schedule.prune_sessions",
     "games.schedule.prune_abandoned_games",
+    "games.schedule.prune_solver_answers",
 )
 """Dotted paths of the scheduled jobs, in the order they run."""
 
@@ -49,7 +50,10 @@ anonymous player left with nothing after it was created."""
 SESSION_MARGIN = timedelta(days=1)
 """How long after its session's end an anonymous player's games are kept, to be sure."""
 PRUNE_EVERY = timedelta(hours=1)
-"""How often ``prune_abandoned_games`` runs."""
+"""How often ``prune_abandoned_games`` and ``prune_solver_answers`` run."""
+KEEP_ANSWERS = timedelta(days=30)
+"""How long a typed deal's verdict that no game shows any more, and an analysis of a line,
+are kept after they were asked for."""
 PREFERENCES = ("autoplay", "four_colour", "new_deals")
 """A player's preferences (``players.player_set_preferences``, ``pools``): a player who
 changed one is kept until its session ends, even without a game."""
@@ -113,6 +117,34 @@ def prune_abandoned_games(now: datetime) -> int:
     if not cache.add(last_run, now.isoformat(), PRUNE_EVERY.total_seconds()):
         return 0
     return delete_abandoned_games(now) + delete_players_out_of_reach(now)
+
+
+def prune_solver_answers(now: datetime) -> int:
+    """Scheduled job, once an hour (``PRUNE_EVERY``): delete what the solver answered that
+    nothing shows any more, once asked for longer ago than ``KEEP_ANSWERS``; how many rows.
+
+    - A typed deal's verdict (not a pooled deal's: the pools are New game's proved deals)
+      once no game of that deal is left: its badge shows on a game of that deal and nowhere
+      else. Verdicts still waiting for the worker stay.
+    - An analysis of a line (``solver_jobs.analysis_request``): the game it was asked for
+      may be gone, and if not, Analyse asks again.
+
+    Every typed deal number and every line analysed adds a row: the per-client limits bound
+    how fast they come, not how many there are, and nothing else ever deleted one. Both
+    answers are the solver's work done again on request, never a player's.
+    """
+    if not cache.add("schedule:prune_solver_answers", now.isoformat(), PRUNE_EVERY.total_seconds()):
+        return 0
+    cutoff = now - KEEP_ANSWERS
+    shown = Game.objects.filter(slug=OuterRef("slug"), deal=OuterRef("deal"))
+    verdicts = DealVerdict.objects.filter(
+        ~Exists(shown),
+        ~Q(verdict=DealVerdict.Verdict.PENDING),
+        pooled=False,
+        requested_at__lt=cutoff,
+    )
+    analyses = Analysis.objects.filter(requested_at__lt=cutoff)
+    return _delete_in_batches(verdicts) + _delete_in_batches(analyses)
 
 
 def delete_players_out_of_reach(now: datetime) -> int:

@@ -21,7 +21,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import schedule, services
-from games.models import Daily, Entry, Game, PlayedMove, Player
+from games.models import Analysis, Daily, DealVerdict, Entry, Game, PlayedMove, Player
 from games.players import SESSION_KEY, hold
 
 pytestmark = pytest.mark.django_db
@@ -481,3 +481,62 @@ def test_two_requests_that_both_find_their_player_pruned_bring_it_back_once(
         hold(second)
 
     assert Player.objects.get(pk=player_id).four_colour
+
+
+# -- solver answers nothing shows (prune_solver_answers) -----------------------------------
+
+
+def verdict(now: datetime, deal: int, *, ago: timedelta, **fields: Any) -> DealVerdict:
+    settled = {"verdict": DealVerdict.Verdict.UNWINNABLE, "solved_at": now - ago}
+    return DealVerdict.objects.create(
+        slug="citadel", deal=deal, requested_at=now - ago, **{**settled, **fields}
+    )
+
+
+def test_a_typed_deals_old_verdict_goes_once_no_game_shows_it(start: Start, now) -> None:
+    assert "games.schedule.prune_solver_answers" in schedule.JOBS
+    old = schedule.KEEP_ANSWERS + timedelta(minutes=1)
+    orphan = verdict(now, 11, ago=old)
+    shown = verdict(now, 12, ago=old)
+    start(slug="citadel", deal=12)
+    same_deal_other_game = verdict(now, 13, ago=old)
+    start(slug="fortress", deal=13)
+    recent = verdict(now, 14, ago=schedule.KEEP_ANSWERS - timedelta(minutes=1))
+    waiting = verdict(now, 15, ago=old, verdict=DealVerdict.Verdict.PENDING, solved_at=None)
+    pooled = verdict(
+        now,
+        16,
+        ago=old,
+        verdict=DealVerdict.Verdict.WINNABLE,
+        solution="t1-t2",
+        pooled=True,
+        dealt=3,
+    )
+
+    assert schedule.prune_solver_answers(now) == 2
+
+    assert not DealVerdict.objects.filter(pk__in=[orphan.pk, same_deal_other_game.pk]).exists()
+    kept = DealVerdict.objects.values_list("pk", flat=True)
+    assert set(kept) == {shown.pk, recent.pk, waiting.pk, pooled.pk}
+
+
+def test_an_old_analysis_goes_and_a_recent_one_stays(now) -> None:
+    old = Analysis.objects.create(
+        key="a" * 64, ply=7, done=True, requested_at=now - schedule.KEEP_ANSWERS - timedelta(1)
+    )
+    recent = Analysis.objects.create(key="b" * 64, requested_at=now - timedelta(days=1))
+    assert schedule.prune_solver_answers(now) == 1
+    assert list(Analysis.objects.values_list("pk", flat=True)) == [recent.pk]
+    assert not Analysis.objects.filter(pk=old.pk).exists()
+
+
+def test_solver_answers_are_pruned_once_an_hour(now) -> None:
+    """It reads the verdicts through, each against the games of its deal: the ticks of the
+    next hour skip it."""
+    old = schedule.KEEP_ANSWERS + timedelta(minutes=1)
+    verdict(now, 21, ago=old)
+    assert schedule.prune_solver_answers(now) == 1
+    verdict(now, 22, ago=old)
+    assert schedule.prune_solver_answers(now + timedelta(minutes=59)) == 0
+    cache.clear()  # as an hour later
+    assert schedule.prune_solver_answers(now + schedule.PRUNE_EVERY) == 1
