@@ -42,6 +42,18 @@ def test_the_game_to_continue_counts_its_moves_in_words(
     assert f"Beleaguered Castle, {game.deal_label} {words}</a>" in body
 
 
+@pytest.mark.parametrize(("ply", "words"), [(0, "0 moves,"), (1, "1 move,"), (2, "2 moves,")])
+def test_my_games_and_delete_count_moves_in_words(
+    owner_client: Client, game: Game, ply: int, words: str
+) -> None:
+    """ "1 moves, last played just now" was what My games said of a game with one move."""
+    Game.objects.filter(pk=game.pk).update(ply=ply)
+
+    assert words in owner_client.get(reverse("games:my_games")).text
+    confirm = owner_client.get(reverse("games:delete", args=[game.pk])).text
+    assert f"{game.deal_label}: {words.rstrip(',')}." in confirm
+
+
 @pytest.mark.parametrize("slug", [*GAMES, "beleaguered-fortress"])
 def test_every_game_has_a_rules_page(client: Client, slug: str) -> None:
     assert client.get(reverse("games:rules", args=[slug])).status_code == 200
