@@ -381,7 +381,8 @@ def _analysis(
     before = services.line_board(game, line[: ply - 1]) if ply else None
     message = analysis_message(line, ply, before=before)
     if request.htmx:  # the status as the game page shows it (its stuck panel), with the answer
-        page = pages.game_page(game, services.game_board(game), message=message, **_viewer(request))
+        board = services.game_board(game)
+        page = pages.game_page(game, board, message=message, error=False, **_viewer(request))
         page["replay_from"] = ply - 1 if ply else None
         return render(request, "games/game.html#status", page)
     context = {"message": message, "game": game, "ply": ply, "error": False, "done": True}

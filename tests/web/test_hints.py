@@ -303,6 +303,8 @@ def test_analyse_keeps_the_stuck_panel(owner_client: Client, run_tasks) -> None:
 
     assert "This deal could not be won from the start." in answer
     assert "No way forward" in answer and "New winnable deal" in answer
+    # An answer, not a refusal: it came in the red ⚠ box of a refused move.
+    assert '<div id="status" class="status" ' in answer and "status error" not in answer
 
 
 def test_a_dead_workers_analysis_is_queued_again(owner_client: Client, game: Game, now) -> None:
