@@ -310,10 +310,8 @@ def pile_label(rules: GameRules, name: str) -> str:
     pile = Pile.from_name(name)
     number = pile.number
     if pile.kind is PileKind.FOUNDATION:
-        spec = rules.foundations[number - 1]
-        both = len({f.step for f in rules.foundations}) > 1
-        way = ("ascending " if spec.step > 0 else "descending ") if both else ""
-        return f"{way}{SUIT_NAMES[spec.suit]} foundation"
+        suit = rules.foundations[number - 1].suit
+        return f"{_way(rules, number)}{SUIT_NAMES[suit]} foundation"
     if pile.kind is PileKind.RESERVE:
         rank = RANK_NAMES[number - 1].lower()
         return f"{rank}{'es' if rank.endswith('x') else 's'} reserve"
@@ -327,6 +325,14 @@ def pile_label(rules: GameRules, name: str) -> str:
     if number <= screen.left:
         return f"left pile {number}"
     return f"right pile {number - screen.left}"
+
+
+def _way(rules: GameRules, foundation: int) -> str:
+    """``ascending `` or ``descending `` for a foundation of a game whose suits each have
+    one of both (Archway), else nothing: one foundation a suit needs no more than its suit."""
+    if len({spec.step for spec in rules.foundations}) == 1:
+        return ""
+    return "ascending " if rules.foundations[foundation - 1].step > 0 else "descending "
 
 
 def where(rules: GameRules, name: str) -> str:
@@ -686,7 +692,8 @@ def for_people(text: str) -> str:
 
 
 def move_words(board: Board, move: Move) -> str:
-    """``7♠ → ♠ foundation``, ``7♠ → 8♦``, ``K♣ → empty right pile 4``: a move, before it
+    """``7♠ → ♠ foundation``, ``Q♣ → descending ♣ foundation`` (Archway), ``7♠ → 8♦``,
+    ``K♣ → empty right pile 4``: a move, before it
     is played, in the words of the cards, its piles named as the board shows them. A run
     reads as its lowest card and its top, joined by an en dash (5♥ to 4♥ onto 6♣)."""
     source = board.pile(move.source)
@@ -694,9 +701,9 @@ def move_words(board: Board, move: Move) -> str:
     moving = card_short(card)
     if move.count > 1:
         moving += f"\N{EN DASH}{card_short(source[-1])}"
-    if move.to_foundation:
-        return f"{moving} → {SUIT_SYMBOLS[card.suit]} foundation"
     target = Pile.from_name(move.target)
+    if move.to_foundation:
+        return f"{moving} → {_way(board.rules, target.number)}{SUIT_SYMBOLS[card.suit]} foundation"
     label = pile_label(board.rules, move.target)
     if target.kind is PileKind.CELL:
         return f"{moving} → {label}"

@@ -43,6 +43,14 @@ def test_moves_in_words_name_the_card_and_where_it_lands() -> None:
     assert move_words(board, Move.from_notation("t1-f1")) == "3♣ → ♣ foundation"
 
 
+def test_archways_foundation_moves_name_which_of_the_suits_two_foundations() -> None:
+    """Archway builds each suit up from its ace and down from its king: ``Q♣ → ♣ foundation``
+    did not say which of the two took it."""
+    board = Board(get_game("archway"), 1)
+    words = {move_words(board, move) for move in board.legal_moves() if move.to_foundation}
+    assert {"Q♣ → descending ♣ foundation", "2♣ → ascending ♣ foundation"} <= words
+
+
 def test_a_run_is_named_by_its_lowest_card_and_an_empty_pile_as_the_board_names_it() -> None:
     """The replay read ``4♥ → 6♣`` for a run of 5♥ and 4♥ put on 6♣ (read as written, an
     illegal move), and ``empty pile 8`` for the pile the board calls right pile 4."""
