@@ -226,6 +226,8 @@ SESSION_ENGINE = (
     else "castle_site.sessions"
 )
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 400  # anonymous players keep their games for a year+
+# Notes shown once after a redirect: a cookie, then the session, the latest few only.
+MESSAGE_STORAGE = "castle_site.messages.RecentNotes"
 
 # Rate limits (games.limits, README "Rate limits"): counters in their own cache, which every
 # app server must share in production (CACHE_URL=redis://...). Behind a proxy, name the
