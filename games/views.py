@@ -389,11 +389,19 @@ def _analysis(
     return render(request, "games/analysis.html", context)
 
 
+LIVE_RECORD: Final = (
+    "A daily challenge game's record names its deal, which stays secret until the day ends "
+    "(midnight UTC): its record is here then."
+)
+
+
 @require_safe
 def record(request: HtmxHttpRequest, game_id: uuid.UUID) -> HttpResponse:
     game = get_object_or_404(Game, pk=game_id)
     if secret := _secret(request, game):
         return secret
+    if not game.shows_deal:  # the player's own live daily: a record starts with its deal
+        return render(request, "games/error.html", {"message": LIVE_RECORD}, status=403)
     text = services.game_record(game).to_text()
     return HttpResponse(text, content_type="text/plain; charset=utf-8")
 

@@ -573,6 +573,12 @@ def test_the_player_sees_their_own_live_game_without_its_deal_number(leader: Gam
         assert "daily of" in body
     assert leader.daily is not None
     assert f"/daily/{leader.daily.date}/" in page.text  # the win panel shares the challenge
+    # Its record began "deal: 3": to be solved elsewhere, or dealt again once the day is over.
+    record_url = reverse("games:record", args=[leader.pk])
+    record = browser.get(record_url)
+    assert record.status_code == 403 and "deal: 3" not in record.text
+    assert "stays secret until the day ends" in record.text
+    assert record_url not in replay.text
 
 
 def test_after_the_day_every_entry_is_a_public_shareable_replay(
