@@ -12,9 +12,10 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
@@ -316,13 +317,14 @@ def hint(request: HtmxHttpRequest, game_id: uuid.UUID) -> HttpResponse:
 
 
 @limits.rate_limited("analyse", *limits.ANALYSE)
-@require_safe
-@vary_on_headers("HX-Request")  # a fragment for htmx, the page otherwise
+@require_POST
 def analyse(request: HtmxHttpRequest, game_id: uuid.UUID) -> HttpResponse:
     """Where the game was lost: the move after which it could no longer be won (owner only).
 
     The search runs in the task worker; until it is done the answer is "analysing…", which
-    looks again by itself (``ANALYSIS_LOOKS``)."""
+    looks again by itself (``ANALYSIS_LOOKS``). A POST: it queues the worker's search and,
+    on a daily game, counts a hint, which a GET (a link on another site, a prefetch) must
+    not; without htmx its answer is the analysis's page (``analysis``), after a redirect."""
     game = get_object_or_404(Game, pk=game_id)
     if not _owns(request, game):
         return _refused(request, game_id, "Only the player of this game can analyse it", status=403)
@@ -334,6 +336,8 @@ def analyse(request: HtmxHttpRequest, game_id: uuid.UUID) -> HttpResponse:
         )
     except solver_jobs.SolverBusy as error:
         return limits.too_many(request, error.retry_after, str(error))
+    if not request.htmx:
+        return _see_other(reverse("games:analysis", args=[game.pk]))
     return _analysis(request, game, line, state, look=0)
 
 
@@ -462,9 +466,10 @@ def _partials(request: HtmxHttpRequest, context: dict[str, Any], status: int = 2
     return render(request, "games/game.html#move-response", context, status=status)
 
 
-def _see_other(game: Game) -> HttpResponse:
-    response = HttpResponse(status=303)
-    response["Location"] = game.get_absolute_url()
+def _see_other(to: Game | str) -> HttpResponse:
+    """After a POST: go to ``to`` (a game's page, or a URL) with a GET."""
+    response = HttpResponseRedirect(to if isinstance(to, str) else to.get_absolute_url())
+    response.status_code = 303
     return response
 
 

@@ -329,11 +329,11 @@
   }, true);
 
   document.addEventListener("click", function (event) {
-    var link = event.target.closest && event.target.closest("#status a[hx-get]");
-    if (link) {
-      /* Analyse: its answer is the status, in place (a plain link without this script). */
+    var analyse = event.target.closest && event.target.closest("#status form.analyse button");
+    if (analyse) {
+      /* Analyse: its answer is the status, in place (a plain form without this script). */
       event.preventDefault();
-      if (!busy) send(link.getAttribute("hx-get"), null);
+      if (!busy) send(analyse.form.getAttribute("action"), {});
       return;
     }
     var el = event.target.closest && event.target.closest("button, a.cancel");

@@ -165,9 +165,9 @@ def test_sign_ups_are_rate_limited_per_address(client: Client, db: None) -> None
 def test_analyse_is_rate_limited(owner_client: Client, game: Game) -> None:
     url = reverse("games:analyse", args=[game.pk])
     for _ in range(12):
-        assert owner_client.get(url).status_code == 200
+        assert owner_client.post(url).status_code == 303  # to the analysis's page
 
-    assert_too_many(owner_client.get(url))
+    assert_too_many(owner_client.post(url))
     # Polling the answer is not an analysis: it is never limited.
     assert owner_client.get(reverse("games:analysis", args=[game.pk])).status_code == 200
 

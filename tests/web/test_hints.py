@@ -103,7 +103,7 @@ def test_hints_are_for_the_owner_only(other_client: Client, game: Game) -> None:
 
 
 def test_analyse_finds_where_the_game_was_lost(owner_client: Client, game: Game, run_tasks) -> None:
-    owner_client.get(reverse("games:analyse", args=[game.pk]))
+    owner_client.post(reverse("games:analyse", args=[game.pk]))
     run_tasks()
     response = owner_client.get(reverse("games:analysis", args=[game.pk]))
 
@@ -111,8 +111,28 @@ def test_analyse_finds_where_the_game_was_lost(owner_client: Client, game: Game,
     assert "could not be won from the start" in response.text
 
 
+def test_analyse_is_a_post_a_get_changes_nothing(owner_client: Client, run_tasks) -> None:
+    """Analyse queues the worker's search and, on a daily game, counts a hint: as a link (a
+    GET), a page of another site could make a player's browser ask for it."""
+    url = owner_client.get("/play/fortress/26/")["Location"]  # no legal move from the start
+    game = Game.objects.get(pk=url.split("/")[2])
+    analyse = reverse("games:analyse", args=[game.pk])
+
+    assert owner_client.get(analyse).status_code == 405
+    analyses = DBTaskResult.objects.filter(task_path=solver_jobs.analyse_line.module_path)
+    assert not Analysis.objects.exists() and not analyses.exists()
+    page = owner_client.get(url).text
+    assert '<form class="analyse" method="post" action="analyse">' in page
+    assert 'name="csrfmiddlewaretoken"' in page.split('class="analyse"')[1].split("</form>")[0]
+
+    answer = owner_client.post(analyse)  # the form without the board script
+    assert answer.status_code == 303
+    assert answer["Location"] == reverse("games:analysis", args=[game.pk])
+    assert Analysis.objects.count() == analyses.count() == 1
+
+
 def test_only_the_owner_may_analyse(other_client: Client, game: Game) -> None:
-    assert other_client.get(reverse("games:analyse", args=[game.pk])).status_code == 403
+    assert other_client.post(reverse("games:analyse", args=[game.pk])).status_code == 403
 
 
 # -- solver work: cached, capped, in the background ---------------------------------------
@@ -213,7 +233,7 @@ def test_the_solver_slots_are_shared_by_processes(tmp_path, settings) -> None:
 def test_analyse_says_analysing_then_fills_in(
     owner_client: Client, game: Game, run_tasks, solver_calls: list[str]
 ) -> None:
-    response = owner_client.get(reverse("games:analyse", args=[game.pk]), headers=HX)
+    response = owner_client.post(reverse("games:analyse", args=[game.pk]), headers=HX)
 
     assert solver_calls == []  # nothing ran inside the request
     assert "Analysing…" in response.text
@@ -233,7 +253,7 @@ def test_many_analyse_requests_queue_one_task(
     owner_client: Client, game: Game, run_tasks, solver_calls: list[str]
 ) -> None:
     for _ in range(5):
-        owner_client.get(reverse("games:analyse", args=[game.pk]))
+        owner_client.post(reverse("games:analyse", args=[game.pk]))
 
     assert DBTaskResult.objects.count() == 1
     run_tasks()
@@ -243,12 +263,12 @@ def test_many_analyse_requests_queue_one_task(
 def test_toggling_auto_play_does_not_defeat_the_analysis_cache(
     owner_client: Client, game: Game, run_tasks, solver_calls: list[str]
 ) -> None:
-    owner_client.get(reverse("games:analyse", args=[game.pk]))
+    owner_client.post(reverse("games:analyse", args=[game.pk]))
     run_tasks()
     owner_client.post(reverse("games:autoplay", args=[game.pk]), {"autoplay": "0"})
     owner_client.post(reverse("games:autoplay", args=[game.pk]), {"autoplay": "0"})
 
-    response = owner_client.get(reverse("games:analyse", args=[game.pk]))
+    response = owner_client.post(reverse("games:analyse", args=[game.pk]), follow=True)
 
     assert "could not be won from the start" in response.text
     assert solver_calls == ["analyse"]
@@ -258,7 +278,7 @@ def test_toggling_auto_play_does_not_defeat_the_analysis_cache(
 def test_analyse_racing_an_undo_is_never_a_500(owner_client: Client, start_game, run_tasks) -> None:
     game = start_game("beleaguered-castle", 1)
     owner_client.post(reverse("games:move", args=[game.pk]), {"move": "t3-t6"})
-    owner_client.get(reverse("games:analyse", args=[game.pk]))
+    owner_client.post(reverse("games:analyse", args=[game.pk]))
     run_tasks()
     game.refresh_from_db()
     line = services.game_line(game)
@@ -276,7 +296,7 @@ def test_analyse_names_the_move_as_the_board_does_and_leads_to_its_replay(
     """It said ``until move 7 (t2-t4)``: nothing on the board is called t2 or t4."""
     game = start_game("beleaguered-castle", 1)
     owner_client.post(reverse("games:move", args=[game.pk]), {"move": "t3-t6"})
-    owner_client.get(reverse("games:analyse", args=[game.pk]))
+    owner_client.post(reverse("games:analyse", args=[game.pk]))
     run_tasks()
     game.refresh_from_db()
     Analysis.objects.filter(key=solver_jobs.analysis_key(game, services.game_line(game))).update(
@@ -296,7 +316,7 @@ def test_analyse_keeps_the_stuck_panel(owner_client: Client, run_tasks) -> None:
     deal: the board looked like a game still going."""
     url = owner_client.get("/play/fortress/26/")["Location"]  # no legal move from the start
     game = Game.objects.get(pk=url.split("/")[2])
-    owner_client.get(reverse("games:analyse", args=[game.pk]), headers=HX)
+    owner_client.post(reverse("games:analyse", args=[game.pk]), headers=HX)
     run_tasks()
 
     answer = owner_client.get(reverse("games:analysis", args=[game.pk]), headers=HX).text
@@ -308,11 +328,11 @@ def test_analyse_keeps_the_stuck_panel(owner_client: Client, run_tasks) -> None:
 
 
 def test_a_dead_workers_analysis_is_queued_again(owner_client: Client, game: Game, now) -> None:
-    owner_client.get(reverse("games:analyse", args=[game.pk]))
+    owner_client.post(reverse("games:analyse", args=[game.pk]))
     Analysis.objects.update(requested_at=now - timedelta(hours=1))
 
-    owner_client.get(reverse("games:analyse", args=[game.pk]))
-    owner_client.get(reverse("games:analyse", args=[game.pk]))
+    owner_client.post(reverse("games:analyse", args=[game.pk]))
+    owner_client.post(reverse("games:analyse", args=[game.pk]))
 
     assert DBTaskResult.objects.count() == 2
 
@@ -322,7 +342,7 @@ def test_without_javascript_an_unfinished_analysis_refreshes_less_and_less_often
 ) -> None:
     """No worker runs here: each refresh names the next look, further apart, until the
     player's "Check again" is all that is left."""
-    owner_client.get(reverse("games:analyse", args=[game.pk]))
+    owner_client.post(reverse("games:analyse", args=[game.pk]))
     url = reverse("games:analysis", args=[game.pk])
     refresh = re.compile(r'<meta http-equiv="refresh" content="(\d+); url=([^"]+)">')
 
@@ -338,7 +358,7 @@ def test_without_javascript_an_unfinished_analysis_refreshes_less_and_less_often
 
 @pytest.mark.parametrize("look", ["x", "-1", "1e3", "100", "٣"])
 def test_a_look_that_is_not_a_count_is_refused(owner_client: Client, game: Game, look: str) -> None:
-    owner_client.get(reverse("games:analyse", args=[game.pk]))
+    owner_client.post(reverse("games:analyse", args=[game.pk]))
 
     page = owner_client.get(reverse("games:analysis", args=[game.pk]), {"look": look})
 
@@ -355,9 +375,9 @@ def test_hint_and_analyse_on_a_daily_game_both_count_as_hints(
         player=player, slug="beleaguered-castle", deal=2, autoplay=False, daily=daily, now=now
     )
     owner_client.post(reverse("games:hint", args=[game.pk]), headers=HX)
-    owner_client.get(reverse("games:analyse", args=[game.pk]), headers=HX)
+    owner_client.post(reverse("games:analyse", args=[game.pk]), headers=HX)
     owner_client.get(reverse("games:analysis", args=[game.pk]), headers=HX)  # polls: free
-    owner_client.get(reverse("games:analyse", args=[game.pk]), headers=HX)  # same line
+    owner_client.post(reverse("games:analyse", args=[game.pk]), headers=HX)  # same line
 
     game.refresh_from_db()
     assert game.hints == 2
@@ -367,14 +387,14 @@ def test_a_player_waits_for_their_last_analysis_before_queueing_another(
     owner_client: Client, player: Player, start_game, run_tasks
 ) -> None:
     first, second = start_game("beleaguered-castle", 1), start_game("beleaguered-castle", 3)
-    owner_client.get(reverse("games:analyse", args=[first.pk]))
+    owner_client.post(reverse("games:analyse", args=[first.pk]))
 
-    refused = owner_client.get(reverse("games:analyse", args=[second.pk]), headers=HX)
+    refused = owner_client.post(reverse("games:analyse", args=[second.pk]), headers=HX)
 
     assert refused.status_code == 429 and "still running" in refused.text
     assert DBTaskResult.objects.count() == 1
     run_tasks()
-    assert owner_client.get(reverse("games:analyse", args=[second.pk])).status_code == 200
+    assert owner_client.post(reverse("games:analyse", args=[second.pk])).status_code == 303
     assert DBTaskResult.objects.count() == 2
 
 
@@ -385,7 +405,7 @@ def test_a_full_analysis_queue_refuses_new_analyses(
     for index in range(3):
         Analysis.objects.create(key=f"other-{index}", requested_at=timezone.now())
 
-    response = owner_client.get(reverse("games:analyse", args=[game.pk]))
+    response = owner_client.post(reverse("games:analyse", args=[game.pk]))
 
     assert response.status_code == 429 and "busy with other games" in response.text
     assert DBTaskResult.objects.count() == 0

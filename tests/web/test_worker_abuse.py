@@ -43,15 +43,16 @@ def play(url: str, address: str = ATTACKER) -> Game:
 @pytest.fixture
 def analyse(client_for: Callable[..., Client], now: datetime) -> Callable[..., Any]:
     """``analyse(deal, address)``: a new player (a fresh session) at ``address`` asks for the
-    analysis of a new game of Beleaguered Castle ``deal`` (``hx=True``: with htmx)."""
+    analysis of a new game of Beleaguered Castle ``deal``, with htmx as the board script
+    asks (``hx=False``: as a plain form, answered with a redirect to the analysis's page)."""
 
-    def ask(deal: int, address: str, *, hx: bool = False) -> Any:
+    def ask(deal: int, address: str, *, hx: bool = True) -> Any:
         player = Player.objects.create()
         game = services.game_start(
             player=player, slug="beleaguered-castle", deal=deal, autoplay=False, now=now
         )
         client = client_for(player, REMOTE_ADDR=address)
-        return client.get(reverse("games:analyse", args=[game.pk]), headers=HX if hx else {})
+        return client.post(reverse("games:analyse", args=[game.pk]), headers=HX if hx else {})
 
     return ask
 
@@ -79,7 +80,7 @@ def test_after_a_burst_of_typed_deals_the_worker_runs_the_waiting_analysis_next(
     monkeypatch.setattr(solver, "first_losing_ply", lambda *args, **kwargs: 0)
     unknown = SolveResult("unknown", nodes=1, slug="fortress")
     monkeypatch.setattr(pools, "solve", lambda *args, **kwargs: unknown)
-    owner_client.get(reverse("games:analyse", args=[game.pk]))
+    owner_client.post(reverse("games:analyse", args=[game.pk]))
     for deal in range(4, 24):  # "any deal" keeps the pools out of it: one kind of work
         play(f"/play/fortress/{deal}/?deals=any")
     assert verdict_tasks() == 20
@@ -103,7 +104,7 @@ def test_empty_pools_dailies_analyses_and_pool_batches_all_run_before_verdicts(
 ) -> None:
     pools.fill_pool.enqueue(slug="citadel")  # a short pool's batch
     assert daily_tasks.daily_request(date=now.date() + timedelta(days=1), now=now)
-    owner_client.get(reverse("games:analyse", args=[game.pk]))
+    owner_client.post(reverse("games:analyse", args=[game.pk]))
     for deal in range(4, 24):  # each asks for fortress's empty pool too (queued once)
         play(f"/play/fortress/{deal}/")
 
@@ -188,7 +189,7 @@ def test_one_address_cannot_fill_the_analysis_queue(analyse: Callable[..., Any])
 
     assert statuses == [200] * limit + [429] * (solver_jobs.MAX_PENDING_ANALYSES - limit)
     assert Analysis.objects.count() == limit
-    refused = analyse(40, ATTACKER, hx=True)
+    refused = analyse(40, ATTACKER)
     assert refused.status_code == 429 and int(refused["Retry-After"]) >= 1
     assert "You asked for many analyses in a short time" in html.unescape(refused.text)
     # The next analysis, from someone else, is queued.
@@ -203,9 +204,9 @@ def test_asking_again_while_ones_analysis_runs_spends_no_new_analysis(
     owner_client: Client, start_game: Callable[..., Game], analyse: Callable[..., Any]
 ) -> None:
     first, second = start_game("beleaguered-castle", 1), start_game("beleaguered-castle", 3)
-    owner_client.get(reverse("games:analyse", args=[first.pk]))
+    owner_client.post(reverse("games:analyse", args=[first.pk]))
     for _ in range(5):
-        refused = owner_client.get(reverse("games:analyse", args=[second.pk]))
+        refused = owner_client.post(reverse("games:analyse", args=[second.pk]))
         assert refused.status_code == 429 and "still running" in refused.text
 
     statuses = {
@@ -224,9 +225,9 @@ def test_an_analysis_queued_again_while_it_waited_is_searched_once(
     searches: list[str] = []
     monkeypatch.setattr(solver, "first_losing_ply", lambda *args, **kwargs: searches.append("x"))
     url = reverse("games:analyse", args=[game.pk])
-    owner_client.get(url)
+    owner_client.post(url)
     Analysis.objects.update(requested_at=timezone.now() - solver_jobs.ANALYSIS_RETRY * 2)
-    owner_client.get(url)
+    owner_client.post(url)
     assert DBTaskResult.objects.filter(task_path=solver_jobs.analyse_line.module_path).count() == 2
 
     run_tasks()
