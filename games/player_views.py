@@ -58,7 +58,17 @@ def signup(request: HttpRequest) -> HttpResponse:
             form.add_error("username", "A user with that username already exists.")
         else:
             login(request, user)
-            return redirect("games:my_games")
+            player = current_player(request)  # the browser's own, adopted by the account
+            if player.display_name:
+                return redirect("games:my_games")
+            # The username is half of a log-in: leaderboards never show it, and a new
+            # player looked for it there in vain.
+            messages.info(
+                request,
+                f"Welcome, {user.username}. Leaderboards show you as {player.name}, never "
+                "by your username: choose the name they show here.",
+            )
+            return redirect("games:profile")
     return render(request, "registration/signup.html", {"form": form}, status=_status(form))
 
 

@@ -47,6 +47,8 @@ def test_sign_up_then_find_the_game_from_another_browser(
     first.locator("#id_password1").fill(PASSWORD)
     first.locator("#id_password2").fill(PASSWORD)
     first.get_by_role("button", name="Create my account").click()
+    expect(first.get_by_text("Leaderboards show you as Player")).to_be_visible()  # the profile
+    first.goto(live_server.url + "/me/games/")
     expect(first.get_by_role("heading", name="My games")).to_be_visible()
 
     second = new_context().new_page()

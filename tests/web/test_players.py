@@ -47,6 +47,33 @@ def test_sign_up_adopts_the_anonymous_games(client: Client, db: None) -> None:
     assert game.owner.user == user
 
 
+def test_a_new_account_is_told_which_name_leaderboards_show(client: Client, db: None) -> None:
+    """The header said "ada", while the profile, statistics and leaderboards said "Player
+    55d188": nothing told the new player why (the username is never shown there)."""
+    start(client)
+    response = client.post(
+        reverse("games:signup"),
+        {"username": "ada", "password1": PASSWORD, "password2": PASSWORD},
+        follow=True,
+    )
+
+    player = Player.objects.get(user__username="ada")
+    assert response.redirect_chain == [(reverse("games:profile"), 302)]
+    assert f"Leaderboards show you as {player.name}, never by your username" in response.text
+
+
+def test_a_named_player_signing_up_goes_to_their_games(client: Client, db: None) -> None:
+    start(client)
+    client.post(reverse("games:profile"), {"display_name": "Ada Lovelace"})
+
+    response = client.post(
+        reverse("games:signup"), {"username": "ada", "password1": PASSWORD, "password2": PASSWORD}
+    )
+
+    assert response["Location"] == reverse("games:my_games")
+    assert Player.objects.get(user__username="ada").name == "Ada Lovelace"
+
+
 def test_a_weak_password_is_told_under_the_password_and_a_mismatch_under_the_confirmation(
     client: Client, db: None
 ) -> None:
