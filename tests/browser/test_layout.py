@@ -402,6 +402,11 @@ def test_daily_pages_fit(tab: Page, live_server: LiveServer, dailies: Daily, wha
         par = tab.locator(".histogram line.par").bounding_box()  # a vertical line: no width
         assert par is not None and par["height"] > 40
         expect(tab.locator(".histogram rect.bar").first).to_be_visible()
+        # Undos and hints show in their columns, or under the names where those do not fit
+        # (the phone's leaderboard dropped them, while the daily page says both show).
+        columns = tab.get_by_role("columnheader", name="Undos").is_visible()
+        assert columns != tab.locator(".ranking .row-extra").first.is_visible()
+        assert columns == (name_of(tab) != PHONE)
     shoot(tab, what)
     assert_no_sideways_scroll(tab)
     assert_readable(tab, what)
