@@ -54,8 +54,8 @@ class DailyAdmin(admin.ModelAdmin):
 
 @admin.register(Entry)
 class EntryAdmin(admin.ModelAdmin):
-    """Moderation: entries flagged by the speed rule wait here until cleared; any entry can
-    be hidden from the leaderboard (and shown again)."""
+    """Moderation: entries flagged (the speed rule, a copied solution) wait here until
+    cleared; any entry can be hidden from the leaderboard (and shown again)."""
 
     list_display = (
         "daily",
@@ -85,7 +85,7 @@ class EntryAdmin(admin.ModelAdmin):
     )
     actions = ("clear_flag", "hide", "show")
 
-    @admin.action(description="Clear the speed flag (the entry ranks)")
+    @admin.action(description="Clear the flag (the entry ranks)")
     def clear_flag(self, request: HttpRequest, queryset: QuerySet[Entry]) -> None:
         count = queryset.update(flagged=False)
         self.message_user(request, f"{count} entries cleared.")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import itertools
 import uuid
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -56,23 +57,43 @@ def too_fast(game: Game) -> str:
     )
 
 
+def copies_the_solution(daily: Daily, line: Sequence[str]) -> str:
+    """Why a win's ``line`` looks copied (empty: it does not): its moves between piles are
+    the daily's own solution's, one for one (foundation moves aside: auto-play orders them
+    its own way). The solution is what Hint shows of the daily, a move at a time: a second
+    player's game can ask for all of it and the ranked one replay it at a person's pace, its
+    hints counted on the other game. A person rarely finds the solver's line move for move,
+    and a moderator clears one who did."""
+    solution = _between_piles(daily.solution.split())
+    if not solution or _between_piles(line) != solution:
+        return ""
+    return f"the daily's own solution, its {len(solution)} moves between piles one for one"
+
+
+def _between_piles(line: Iterable[str]) -> list[str]:
+    """The moves of ``line`` whose destination is not a foundation (``t1-f2``, ``r:2S-f4``)."""
+    return [move for move in line if not move.rpartition("-")[2].startswith("f")]
+
+
 def _median(gaps: list[dt.timedelta]) -> dt.timedelta:
     """``statistics.median`` of durations (its types accept numbers only)."""
     ordered, middle = sorted(gaps), len(gaps) // 2
     return ordered[middle] if len(gaps) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
 
 
-def record_win(game: Game, now: dt.datetime) -> Entry | None:
-    """At the move that wins a daily game: keep the player's best on-time result.
+def record_win(game: Game, now: dt.datetime, line: Sequence[str]) -> Entry | None:
+    """At the move that wins a daily game (``line``: its moves, the winning ones included):
+    keep the player's best on-time result.
 
     Called inside the move's transaction by the service that validated it; nothing else
     creates entries. Late wins and games with easing options never rank. A win that breaks
-    the speed rule is stored flagged (unranked until a moderator clears it).
+    the speed rule, or replays the daily's solution, is stored flagged (unranked until a
+    moderator clears it).
     """
     daily = game.daily
     if daily is None or game.options or game.deal != daily.deal or daily.is_late(now):
         return None
-    reason = too_fast(game)
+    reason = too_fast(game) or copies_the_solution(daily, line)
     candidate = Entry(
         daily=daily,
         player_id=game.owner_id,

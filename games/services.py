@@ -467,7 +467,7 @@ def _save(game: Game, board: Board, *, now: datetime, restart_ply: int | None = 
         raise GameConflict(game, "This game moved on in another tab: here is where it stands")
     transaction.on_commit(lambda: _remember(game, board))
     if won and game.daily_id is not None:
-        record_win(game, now)
+        record_win(game, now, [move.notation() for move in board.move_stack])
 
 
 def game_hint(

@@ -26,7 +26,7 @@ from games.players import player_adopt
 from games.presentation import histogram
 from games.rules import GAMES, MAX_DEAL, Board
 
-from .dailies import DAY, LINE, NOON, PASSWORD, make_daily, midnight, utc_now
+from .dailies import DAY, LINE, NOON, PASSWORD, SOLUTION, make_daily, midnight, utc_now
 
 
 @pytest.fixture
@@ -425,7 +425,7 @@ def test_games_with_an_easing_option_are_never_ranked(member) -> None:
         ply=90,
     )
 
-    assert leaderboard.record_win(game, NOON) is None
+    assert leaderboard.record_win(game, NOON, []) is None
     assert not Entry.objects.exists()
 
 
@@ -784,6 +784,27 @@ def test_a_scripted_win_is_flagged_and_unranked_until_a_moderator_clears_it(
     EntryAdmin(Entry, admin_site).clear_flag(request, Entry.objects.all())
 
     assert [row.entry for row in leaderboard.ranking(daily, now=NOON)] == [entry]
+
+
+def test_a_win_replaying_the_dailys_solution_is_flagged_and_unranked(daily: Daily, member) -> None:
+    """Hint shows the daily's solution a move at a time: a second player's game asked for
+    all of it, and the ranked game replayed it at a person's pace with no hint counted
+    (an attacker's pass: rank 1 at par, 0 hints, in 9 s)."""
+    win(member, daily, at=NOON, seconds_per_move=2, line=SOLUTION)
+    entry = Entry.objects.get()
+
+    assert entry.flagged and "the daily's own solution" in entry.flag_reason
+    assert entry.moves == daily.par
+    assert leaderboard.ranking(daily, now=NOON) == []
+
+
+def test_the_solution_is_recognised_whatever_order_foundation_moves_come_in() -> None:
+    daily = Daily(solution=" ".join(SOLUTION))
+    assert SOLUTION[:2] == ["t1-t4", "t1-f1"]
+    reordered = [SOLUTION[1], SOLUTION[0], *SOLUTION[2:]]  # auto-play's order, say
+    assert leaderboard.copies_the_solution(daily, reordered)
+    assert not leaderboard.copies_the_solution(daily, LINE)
+    assert not leaderboard.copies_the_solution(Daily(solution=""), [])
 
 
 def test_a_person_playing_at_human_speed_is_not_flagged(daily: Daily, member) -> None:
