@@ -221,7 +221,7 @@ AUTH_PASSWORD_VALIDATORS = [
 # reading a session that was ended, so then they live in the database alone (Django's store,
 # read with a plain query: castle_site.sessions).
 SESSION_ENGINE = (
-    "django.contrib.sessions.backends.cached_db"
+    "castle_site.cached_sessions"  # Django's cached_db, a day at most in the cache
     if shared_cache(os.environ.get("CACHE_URL", "").strip())
     else "castle_site.sessions"
 )

@@ -418,7 +418,7 @@ def test_gunicorn_refuses_several_workers_without_a_shared_cache(tmp_path: Path)
     [
         ("", "castle_site.sessions"),
         ("locmem://", "castle_site.sessions"),
-        ("redis://127.0.0.1:6379/0", "django.contrib.sessions.backends.cached_db"),
+        ("redis://127.0.0.1:6379/0", "castle_site.cached_sessions"),
     ],
 )
 def test_sessions_are_cached_only_in_a_shared_cache(

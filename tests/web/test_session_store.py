@@ -5,14 +5,18 @@ the cookie names no session. Its read is one plain query, not the ORM's."""
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 import pytest
+from django.conf import settings
 from django.contrib.sessions.backends import db
 from django.contrib.sessions.models import Session
+from django.core.cache import caches
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from castle_site import cached_sessions
 from castle_site.sessions import SessionStore
 
 pytestmark = pytest.mark.django_db
@@ -69,3 +73,45 @@ def test_a_session_whose_data_was_tampered_with_is_empty(saved: SessionStore) ->
     row = Session.objects.get(pk=saved.session_key)
     Session.objects.filter(pk=row.pk).update(session_data=row.session_data[:-3] + "AAA")
     assert SessionStore(saved.session_key).load() == {}
+
+
+# -- with a shared cache: Django's cached_db, a day at most in the cache -------------------
+
+
+@pytest.fixture
+def cache_timeouts(monkeypatch: pytest.MonkeyPatch) -> list[float | None]:
+    """The timeouts the session cache is given (the test's default cache, in memory)."""
+    timeouts: list[float | None] = []
+    session_cache = caches[settings.SESSION_CACHE_ALIAS]
+    original = session_cache.set
+
+    def spy(key: str, value: Any, timeout: float | None = None, version: int | None = None) -> None:
+        timeouts.append(timeout)
+        original(key, value, timeout, version)
+
+    monkeypatch.setattr(session_cache, "set", spy)
+    return timeouts
+
+
+def test_a_cached_session_stays_a_day_at_most_in_the_cache(
+    cache_timeouts: list[float | None],
+) -> None:
+    """Django's store kept each session in the cache as long as the session lasts (400
+    days): a client starting games as fast as allowed left 35 MB a day in Redis, which
+    never evicts."""
+    store = cached_sessions.SessionStore()
+    store["player"] = "someone"
+    store.save()
+    key = store.session_key
+    assert key is not None
+    caches[settings.SESSION_CACHE_ALIAS].clear()  # a day later: read from the database
+
+    again = cached_sessions.SessionStore(key)
+    assert again["player"] == "someone"
+    assert again.exists(key)
+    assert len(cache_timeouts) >= 2  # written when saved, and again when read from the database
+    assert all(t is not None and 0 < t <= cached_sessions.CACHE_SECONDS for t in cache_timeouts)
+    assert settings.SESSION_COOKIE_AGE > cached_sessions.CACHE_SECONDS  # the session lasts
+
+    again.delete()
+    assert cached_sessions.SessionStore(key).load() == {}
