@@ -18,9 +18,13 @@ badge shows the answer on the next page load)."""
 
 
 def badge(game: Game, looks: int = 0) -> dict[str, Any]:
-    """The ``#verdict`` partial's context: the verdict, and when to look again."""
+    """The ``#verdict`` partial's context: the verdict, and when to look again. None while
+    it is pending for a won game: the player proved the deal winnable, and "Checking
+    whether this deal can be won…" stood beside the win until the worker came to it."""
     verdict = DealVerdict.for_game(game)
     pending = verdict is not None and verdict.verdict == DealVerdict.Verdict.PENDING
+    if pending and game.is_finished:
+        return {"verdict": None, "poll": None}
     again = POLL_DELAYS[looks] if pending and looks < len(POLL_DELAYS) else None
     return {"verdict": verdict, "poll": {"next": looks + 1, "delay": again} if again else None}
 

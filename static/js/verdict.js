@@ -1,8 +1,8 @@
 // What the task worker is still deciding, shown in place until it is done: the deal's
 // verdict badge (#verdict), and an analysis under way (#status, put in by board.js's
 // Analyse). Look again after the delay the element names, put the answer's element of the
-// same id in its place, and stop when it names none, or once it has left the page (a move
-// replaced the status). The server counts the badge's looks (?poll=N) and names each next
+// same id in its place, and stop when it names none (a badge the answer leaves out goes),
+// or once it has left the page (a move replaced the status). The server counts the badge's looks (?poll=N) and names each next
 // delay; an analysis names all of its delays at once (data-poll-delays, growing, one a
 // look), counted here: then "Check again", or the next page load, shows the answer.
 // The analysis page starts its own looks; the game page's start with board.js's Analyse.
@@ -18,6 +18,7 @@
     window.setTimeout(async () => {
       if (!part.isConnected) return;
       let fresh = null;
+      let answered = false;
       try {
         // The partial, as htmx would ask for it: a plain request gets the whole page.
         const response = await fetch(url, {
@@ -26,6 +27,7 @@
         });
         const holder = document.createElement("template");
         if (response.ok) holder.innerHTML = (await response.text()).trim();
+        answered = response.ok;
         fresh = holder.content.getElementById(part.id);
       } catch {
         // Offline or the server is away: as for an error.
@@ -34,6 +36,9 @@
       if (fresh) {
         part.replaceWith(fresh);
         lookAgain(fresh, looks + 1);
+      } else if (answered && !delays) {
+        // No badge now (the game was won meanwhile: the player proved the deal).
+        part.remove();
       } else if (delays) {
         // A look that failed (a deploy, a busy database): an analysis looks again as planned.
         // The badge, whose next delay comes in the answer, waits for the next page load.

@@ -7,7 +7,7 @@ from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from games import pools
-from games.models import DealVerdict
+from games.models import DealVerdict, Game
 
 pytestmark = pytest.mark.browser
 
@@ -50,3 +50,16 @@ def test_any_deal_is_remembered_and_the_verdict_badge_updates_itself(
     expect(page.locator("#verdict")).to_contain_text("Checking whether this deal can be won")
     pools.decide_deal.call(slug="fortress", deal=4)  # what the worker does
     expect(page.locator("#verdict")).to_contain_text("Unwinnable")
+
+
+def test_the_badge_leaves_a_game_won_while_its_deal_is_checked(
+    page: Page, live_server: LiveServer
+) -> None:
+    """ "Checking whether this deal can be won…" stood beside the win panel until a reload
+    (and after it, until the worker came to the deal)."""
+    page.goto(live_server.url + "/play/fortress/4/")
+    expect(page.locator("#verdict")).to_contain_text("Checking whether this deal can be won")
+
+    Game.objects.update(status=Game.Status.WON)  # as the winning move would, meanwhile
+
+    expect(page.locator("#verdict")).to_have_count(0, timeout=10_000)  # at the badge's look

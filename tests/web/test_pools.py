@@ -128,6 +128,22 @@ def test_an_empty_pool_falls_back_to_a_random_playable_deal_with_a_clear_note(
     assert "No proved" not in owner_client.get(game.get_absolute_url()).text  # said once
 
 
+def test_a_won_game_does_not_say_its_deal_is_being_checked(
+    owner_client: Client, no_solver: Callable[[], None]
+) -> None:
+    no_solver()
+    game = started(owner_client, "/play/citadel/7/")
+    assert DealVerdict.objects.get(slug="citadel", deal=7).verdict == "pending"
+    url = game.get_absolute_url()
+    assert "Checking whether this deal can be won" in owner_client.get(url).text
+
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.WON)
+
+    assert "Checking whether" not in owner_client.get(url).text
+    badge = owner_client.get(reverse("games:verdict", args=[game.pk]) + "?poll=1").text
+    assert 'id="verdict"' not in badge and "data-poll-url" not in badge
+
+
 def test_notes_nobody_reads_do_not_pile_up(
     owner_client: Client, no_solver: Callable[[], None]
 ) -> None:
