@@ -388,6 +388,7 @@ def _analysis(
         board = services.game_board(game)
         page = pages.game_page(game, board, message=message, error=False, **_viewer(request))
         page["replay_from"] = ply - 1 if ply else None
+        page["analysed"] = True  # asking again would only bring the same answer
         return render(request, "games/game.html#status", page)
     context = {"message": message, "game": game, "ply": ply, "error": False, "done": True}
     return render(request, "games/analysis.html", context)

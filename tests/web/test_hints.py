@@ -325,6 +325,8 @@ def test_analyse_keeps_the_stuck_panel(owner_client: Client, run_tasks) -> None:
     assert "No way forward" in answer and "New winnable deal" in answer
     # An answer, not a refusal: it came in the red ⚠ box of a refused move.
     assert '<div id="status" class="status" ' in answer and "status error" not in answer
+    # Not offered again beside its answer, which asking again would only repeat.
+    assert "Analyse: where was it lost?" not in answer
 
 
 def test_a_dead_workers_analysis_is_queued_again(owner_client: Client, game: Game, now) -> None:
