@@ -121,31 +121,27 @@ def after_hint(
     board: Board,
     answer: Hint,
     *,
-    partial: bool,
     viewer: uuid.UUID | None,
     now: datetime,
 ) -> Page:
-    """The page showing a hint: its sentence, its card and destination marked. Without
-    JavaScript (not ``partial``) the hinted card comes selected: one click on its
-    destination plays it."""
+    """What changes on the board script's page with a hint: its sentence, its card and
+    destination marked. (Without JavaScript the game page shows it, its card selected:
+    ``views.game_page``'s ``?hint=``.)"""
     message, bad_news = hint_message(board, answer)
     move = answer.move
-    selected = None if partial or move is None else board.selection(move)
     replayed = replay(board, [move.notation()] if move else [], back=True)
     page = game_page(
         game,
         board,
         viewer=viewer,
         now=now,
-        selected=selected,
         message=message,
         hint=move,
         error=bad_news,
-        only=replayed.names if partial else None,
+        only=replayed.names,
     )
-    if partial:
-        # Only for partials: a touched pile draws from ``start`` on.
-        page["changed"] = touched_piles(page["view"], board, replayed, back=True)
+    # A touched pile draws from ``start`` on.
+    page["changed"] = touched_piles(page["view"], board, replayed, back=True)
     return page
 
 

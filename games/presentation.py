@@ -144,6 +144,14 @@ class BoardView:
     cells: list[PileView] = field(default_factory=list)
 
 
+def parse_hint(board: Board, text: str | None) -> Move | None:
+    """The legal move of ``board``'s position that a hint's link names (``?hint=t7-t8``,
+    where a page without JavaScript goes after Hint), or None."""
+    if not text or len(text) > 32:
+        return None
+    return next((move for move in board.legal_moves() if move.notation() == text), None)
+
+
 def parse_selection(board: Board, text: str | None) -> str | None:
     """A valid selection (``t3`` with a card, ``r:7H`` present in the reserves, a free cell
     with a card, a foundation whose top card may come back, ``t3@5`` heading a run on top

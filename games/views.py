@@ -10,6 +10,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable
 from typing import Any, Final
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
@@ -30,8 +31,10 @@ from games.players import current_player, known_player, session_player_id
 from games.presentation import (
     analysis_message,
     board_view,
+    hint_message,
     layout_preview,
     move_list,
+    parse_hint,
     parse_selection,
     pile_words,
     sentence,
@@ -145,8 +148,13 @@ def game_page(request: HtmxHttpRequest, game_id: uuid.UUID) -> HttpResponse:
     if secret := _secret(request, game):
         return secret
     board = services.game_board(game)
-    selected = parse_selection(board, request.GET.get("select")) if _owns(request, game) else None
-    page = pages.game_page(game, board, selected=selected, **_viewer(request))
+    owner = _owns(request, game)
+    selected = parse_selection(board, request.GET.get("select")) if owner else None
+    # Without JavaScript, Hint comes back here: its move marked, its card selected.
+    hinted = parse_hint(board, request.GET.get("hint")) if owner else None
+    if hinted is not None:
+        selected = board.selection(hinted)
+    page = pages.game_page(game, board, selected=selected, hint=hinted, **_viewer(request))
     page.update(pool_views.badge(game))
     return render(request, GAME_PAGE + ("#board" if request.htmx else ""), page)
 
@@ -312,8 +320,14 @@ def hint(request: HtmxHttpRequest, game_id: uuid.UUID) -> HttpResponse:
         return _refused(request, game_id, str(error), status=422)
     if solved:  # a position nobody had asked about: it spends the client's solver budget
         limits.over_limit(request, "solve", limits.SOLVE)
-    page = pages.after_hint(game, board, answer, partial=bool(request.htmx), **_viewer(request))
-    return _partials(request, page) if request.htmx else render(request, GAME_PAGE, page)
+    if not request.htmx:  # to the game page: a reload there does not ask (and count) again
+        message, bad_news = hint_message(board, answer)
+        note = messages.warning if bad_news else messages.info
+        note(request, message, extra_tags=STATUS_NOTE)
+        query = f"?{urlencode({'hint': answer.move.notation()})}" if answer.move else ""
+        return _see_other(game.get_absolute_url() + query)
+    page = pages.after_hint(game, board, answer, **_viewer(request))
+    return _partials(request, page)
 
 
 @limits.rate_limited("analyse", *limits.ANALYSE)

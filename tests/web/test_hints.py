@@ -45,12 +45,39 @@ def test_hint_highlights_the_next_move_of_a_winning_line_and_counts(
 def test_without_javascript_the_hinted_card_comes_selected(
     owner_client: Client, start_game
 ) -> None:
+    """After a redirect: the page stayed at /hint, where a reload sent the form again (and
+    counted another hint), and a link to it was a bare 405."""
     game = start_game("beleaguered-castle", 2)
 
     response = owner_client.post(reverse("games:hint", args=[game.pk]))
 
-    assert "selecting" in response.text and 'value="t7-t8"' in response.text
-    assert "hint-to" in response.text
+    assert response.status_code == 303
+    assert response["Location"] == game.get_absolute_url() + "?hint=t7-t8"
+    page = owner_client.get(response["Location"]).text
+    assert "selecting" in page and 'value="t7-t8"' in page and "hint-to" in page
+    assert "Hint: " in page and "moves to win" in page
+    again = owner_client.get(response["Location"]).text  # a reload: the hint, not counted
+    assert "hint-to" in again and "moves to win" not in again
+    game.refresh_from_db()
+    assert game.hints == 1
+
+
+@pytest.mark.parametrize("hint", ["t1-t2", "t7-t8x9", "nonsense", "t" * 40, ""])
+def test_a_hint_link_naming_no_legal_move_marks_nothing(
+    owner_client: Client, start_game, hint: str
+) -> None:
+    game = start_game("beleaguered-castle", 2)
+    page = owner_client.get(game.get_absolute_url(), {"hint": hint})
+    assert page.status_code == 200 and "hint-to" not in page.text
+
+
+def test_without_javascript_bad_news_comes_as_a_warning(owner_client: Client, start_game) -> None:
+    game = start_game("beleaguered-castle", 1)
+    owner_client.post(reverse("games:move", args=[game.pk]), {"move": "t3-t6"}, headers=HX)
+
+    page = owner_client.post(reverse("games:hint", args=[game.pk]), follow=True).text
+
+    assert '<p class="message error">This position can no longer be won' in page
 
 
 def test_hint_says_when_the_position_can_no_longer_be_won(owner_client: Client, start_game) -> None:
