@@ -24,7 +24,7 @@ from django.dispatch import receiver
 from django.http import HttpRequest
 from django.utils import timezone
 
-from games.models import NAMELESS, AccountSession, Entry, Game, PlayedMove, Player
+from games.models import AccountSession, Entry, Game, PlayedMove, Player
 
 SESSION_KEY = "castle_player"
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9 ._'-]{1,23}")
@@ -128,6 +128,20 @@ def delete_sessions(keys: Iterable[str]) -> None:
         store(session_key=key).delete()
 
 
+_LOOK_ALIKES = str.maketrans({"i": "l", "1": "l", "0": "o"})
+_NAMELESS_SKELETON = re.compile(r"player[ol2-9a-f]{6}")
+"""``models.NAMELESS`` as its look-alikes read: lower case, I and 1 as l, 0 as o, and
+without spaces or punctuation."""
+
+
+def looks_nameless(name: str) -> bool:
+    """Whether ``name`` reads as the handle of a player without a name (``Player 3703dd``,
+    ``models.NAMELESS``), look-alike characters and separators aside: ``PIayer cl6bec.``
+    and ``Player_c16bec`` passed for the player shown as ``Player c16bec``."""
+    skeleton = re.sub(r"[^a-z0-9]", "", name.lower().translate(_LOOK_ALIKES))
+    return _NAMELESS_SKELETON.fullmatch(skeleton) is not None
+
+
 def player_set_name(*, player: Player, name: str) -> Player:
     """Set the name leaderboards show; ``ValidationError`` says what is wrong with it."""
     name = " ".join(name.split())
@@ -135,7 +149,7 @@ def player_set_name(*, player: Player, name: str) -> Player:
         raise ValidationError(
             "Use 2 to 24 letters, digits, spaces or . _ ' - and start with a letter or digit."
         )
-    if NAMELESS.fullmatch(name):
+    if looks_nameless(name):
         raise ValidationError(
             f"{name!r} is how a player without a name is shown: choose another name."
         )

@@ -156,7 +156,20 @@ def test_display_names_are_unique_ignoring_case(player: Player, db: None) -> Non
         player_set_name(player=player, name="ADA")
 
 
-@pytest.mark.parametrize("name", ["Player 3703dd", "PLAYER ABCDEF", "player  0a1b2c"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Player 3703dd",
+        "PLAYER ABCDEF",
+        "player  0a1b2c",
+        # Look-alikes an attacker's pass saved, each passing for "Player c16bec":
+        "PIayer c16bec",
+        "Player cl6bec",
+        "Player c16bec.",
+        "Player_c16bec",
+        "Player-cI6bec",
+    ],
+)
 def test_no_one_takes_the_name_a_nameless_player_is_shown_by(player: Player, name: str) -> None:
     """A player without a name shows as "Player" and six characters of its id on the
     leaderboards: another player who took that name would pass for them."""
