@@ -50,6 +50,11 @@ from games.rules import (
     replay_record,
 )
 
+FRAGMENT_HEADERS: Final = ("HX-Request", "HX-History-Restore-Request")
+"""What decides between a fragment and the whole page (``_fragment``): a view answering
+either varies on both."""
+
+
 GAME_PAGE = "games/game.html"
 STATUS_NOTE = "status"
 """A message for the game page's status line (games/game.html#status), not its notes: what
@@ -142,7 +147,7 @@ def play(request: HtmxHttpRequest, slug: str, deal: int | None = None) -> HttpRe
 
 
 @require_safe
-@vary_on_headers("HX-Request")  # a fragment for htmx, the page otherwise
+@vary_on_headers(*FRAGMENT_HEADERS)  # a fragment for htmx, the page otherwise
 def game_page(request: HtmxHttpRequest, game_id: uuid.UUID) -> HttpResponse:
     game = get_object_or_404(Game, pk=game_id)
     if secret := _secret(request, game):
@@ -156,7 +161,7 @@ def game_page(request: HtmxHttpRequest, game_id: uuid.UUID) -> HttpResponse:
         selected = board.selection(hinted)
     page = pages.game_page(game, board, selected=selected, hint=hinted, **_viewer(request))
     page.update(pool_views.badge(game))
-    return render(request, GAME_PAGE + ("#board" if request.htmx else ""), page)
+    return render(request, GAME_PAGE + ("#board" if _fragment(request) else ""), page)
 
 
 @limits.playing_limited
@@ -207,7 +212,7 @@ def autoplay(request: HtmxHttpRequest, game_id: uuid.UUID) -> HttpResponse:
 
 
 @require_safe
-@vary_on_headers("HX-Request")  # a fragment for htmx, the page otherwise
+@vary_on_headers(*FRAGMENT_HEADERS)  # a fragment for htmx, the page otherwise
 def replay(request: HtmxHttpRequest, game_id: uuid.UUID) -> HttpResponse:
     """Step through a game's current line, read-only, for anyone with the link."""
     game = get_object_or_404(Game, pk=game_id)
@@ -231,7 +236,7 @@ def replay(request: HtmxHttpRequest, game_id: uuid.UUID) -> HttpResponse:
         "line": _window(game, line, ply),
         "owner": _owns(request, game),
     }
-    return render(request, "games/replay.html" + ("#replay" if request.htmx else ""), context)
+    return render(request, "games/replay.html" + ("#replay" if _fragment(request) else ""), context)
 
 
 REPLAY_WINDOW = 60
@@ -363,7 +368,7 @@ itself with the next look's number (``?look=N``)."""
 
 
 @require_safe
-@vary_on_headers("HX-Request")  # a fragment for htmx, the page otherwise
+@vary_on_headers(*FRAGMENT_HEADERS)  # a fragment for htmx, the page otherwise
 def analysis(request: HtmxHttpRequest, game_id: uuid.UUID) -> HttpResponse:
     """The analysis as it stands (what "analysing…" looks at); queues nothing."""
     game = get_object_or_404(Game, pk=game_id)
@@ -386,7 +391,7 @@ def _analysis(
     look: int,
 ) -> HttpResponse:
     if not state.done:
-        template = "games/analysis.html" + ("#analysing" if request.htmx else "")
+        template = "games/analysis.html" + ("#analysing" if _fragment(request) else "")
         context = {
             "game": game,
             "done": False,
@@ -398,7 +403,9 @@ def _analysis(
     ply = state.ply
     before = services.line_board(game, line[: ply - 1]) if ply else None
     message = analysis_message(line, ply, before=before)
-    if request.htmx:  # the status as the game page shows it (its stuck panel), with the answer
+    if _fragment(
+        request
+    ):  # the status as the game page shows it (its stuck panel), with the answer
         board = services.game_board(game)
         page = pages.game_page(game, board, message=message, error=False, **_viewer(request))
         page["replay_from"] = ply - 1 if ply else None
@@ -426,6 +433,13 @@ def record(request: HtmxHttpRequest, game_id: uuid.UUID) -> HttpResponse:
 
 
 # -- helpers ------------------------------------------------------------------------------
+
+
+def _fragment(request: HtmxHttpRequest) -> bool:
+    """Whether to answer with a fragment: htmx asked, and not to restore a page from its
+    history (Back past the pages htmx keeps, ten, sends such a request, wanting the whole
+    page: the replay showed its bare fragment, the site's header and layout gone)."""
+    return bool(request.htmx) and not request.htmx.history_restore_request
 
 
 def _secret(request: HtmxHttpRequest, game: Game) -> HttpResponse | None:

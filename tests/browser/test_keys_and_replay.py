@@ -208,3 +208,25 @@ def test_quick_undo_keys_each_take_a_move_back(page: Page, live_server: LiveServ
     expect(page.locator("#counter")).to_contain_text("Undos 3")
     page.keyboard.press("y")
     expect(counter).to_have_text("1")
+
+
+def test_back_through_the_replays_steps_keeps_the_whole_page(
+    page: Page, live_server: LiveServer
+) -> None:
+    """htmx keeps ten pages of its history: Back past them asks the server again, which
+    answered with the replay's bare fragment (the site's header, title and layout gone)."""
+    page.goto(live_server.url + "/import/")
+    page.get_by_label("Record").fill((LINES / "citadel-3.txt").read_text())
+    page.get_by_label("Replay it").check()
+    page.get_by_role("button", name="Import").click()
+    ply = page.get_by_test_id("replay-ply")
+    page.goto(page.url.split("?")[0] + "?ply=0")
+    for step in range(1, 15):
+        page.keyboard.press("ArrowRight")
+        expect(ply).to_have_text(str(step))
+
+    for step in range(13, -1, -1):
+        page.go_back()
+        expect(ply).to_have_text(str(step))
+        expect(page.get_by_role("banner")).to_be_visible()
+        expect(page.get_by_role("heading", level=1)).to_be_visible()

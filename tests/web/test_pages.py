@@ -212,3 +212,18 @@ def test_pages_that_answer_htmx_with_a_fragment_vary_on_its_header(
 
     assert "HX-Request" in page["Vary"] and "HX-Request" in fragment["Vary"]
     assert len(fragment.content) < len(page.content)
+
+
+@pytest.mark.parametrize("view", ["games:game", "games:replay", "games:analysis"])
+def test_htmx_restoring_a_page_from_its_history_gets_the_whole_page(
+    owner_client: Client, game: Game, view: str
+) -> None:
+    """Back past the ten pages htmx keeps, it asks the server for the page, and got the
+    replay's bare fragment: the site's header, title and layout gone."""
+    url = reverse(view, args=[game.pk])
+    restore = {"HX-Request": "true", "HX-History-Restore-Request": "true"}
+
+    response = owner_client.get(url, headers=restore)
+
+    assert response.content.decode().lstrip().startswith("<!doctype html>")
+    assert "HX-History-Restore-Request" in response["Vary"]
