@@ -8,6 +8,7 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
 from django.core.validators import MaxValueValidator
+from django.template.defaultfilters import pluralize
 
 from games.models import DealChoice
 from games.rules import MAX_DEAL
@@ -98,6 +99,17 @@ class ReplayForm(_Form):
         assert isinstance(ply, forms.IntegerField)
         ply.max_value = total
         ply.validators.append(MaxValueValidator(total))
+        # For a person, not "ply: Ensure this value is less than or equal to 74."
+        words = f"This game's line has {total} move{pluralize(total)}: its replay shows"
+        words += f" positions 0 (the deal) to {total}." if total else " only the deal (0)."
+        ply.error_messages = {
+            **ply.error_messages,
+            **dict.fromkeys(("invalid", "min_value", "max_value"), words),
+        }
+
+    def error_text(self) -> str:
+        errors = self.errors.get("ply")
+        return str(errors[0]) if errors else super().error_text()
 
     def clean_ply(self) -> int:
         ply = self.cleaned_data.get("ply")

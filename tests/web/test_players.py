@@ -278,6 +278,12 @@ def test_replay_of_a_position_that_does_not_exist_is_400(
     response = other_client.get(reverse("games:replay", args=[game.pk]), {"ply": ply})
 
     assert response.status_code == 400
+    # In a player's words: it read "ply: Ensure this value is less than or equal to 2."
+    assert game.ply == 0
+    assert "This game's line has 0 moves: its replay shows only the deal (0)." in (
+        html.unescape(response.text)
+    )
+    assert "ply:" not in response.text and "Ensure this value" not in response.text
 
 
 def test_import_a_record_to_continue_it(owner_client: Client, player: Player) -> None:
