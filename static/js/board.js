@@ -122,12 +122,28 @@
       var target = pileEl(name);
       if (!target) return;
       target.classList.add("target");
+      /* As the server's pages name them (piles.html's label). */
+      target.dataset.was = target.getAttribute("aria-label") || "";
+      target.setAttribute("aria-label", target.dataset.was + ", legal destination");
       var top = target.lastElementChild;
       if (top && top.disabled) {
         top.disabled = false;
         selection.enabled.push(top);
       }
     });
+    var places = targets.length === 1 ? "1 place takes" : targets.length + " places take";
+    tell(labelOf(card) + " picked up: " + (targets.length ? places + " it." : "no move for it."));
+  }
+
+  /* A card's name alone (its label, less what a hint added). */
+  function labelOf(card) {
+    return (card.dataset.label || card.getAttribute("aria-label") || "").split(",")[0];
+  }
+
+  /* For screen readers only: the page's own changes, which no answer's status says. */
+  function tell(text) {
+    var said = document.getElementById("said");
+    if (said) said.textContent = text;
   }
 
   function deselect() {
@@ -137,8 +153,14 @@
     selection.pile.classList.remove("selected");
     selection.targets.forEach(function (name) {
       var target = pileEl(name);
-      if (target) target.classList.remove("target");
+      if (!target) return;
+      target.classList.remove("target");
+      if (target.dataset.was !== undefined) {
+        target.setAttribute("aria-label", target.dataset.was);
+        delete target.dataset.was;
+      }
     });
+    tell("");
     selection.enabled.forEach(function (el) { el.disabled = true; });
     selection = null;
   }

@@ -230,3 +230,23 @@ def test_back_through_the_replays_steps_keeps_the_whole_page(
         expect(ply).to_have_text(str(step))
         expect(page.get_by_role("banner")).to_be_visible()
         expect(page.get_by_role("heading", level=1)).to_be_visible()
+
+
+def test_a_card_picked_up_is_said_to_a_screen_reader(page: Page, live_server: LiveServer) -> None:
+    """Enter picked a card up and moved the focus to a place that takes it, and nothing said
+    so: the card's name and the piles' stayed as they were, the status empty."""
+    page.goto(live_server.url + "/play/beleaguered-castle/1/?autoplay=0")
+    said = page.locator("#said")
+    destination = page.locator('#board [data-pile="t6"]')
+    plain = destination.get_attribute("aria-label")
+
+    page.locator('#board [data-pile="t3"] button').last.focus()
+    page.keyboard.press("Enter")
+
+    expect(said).to_have_text("Eight of clubs picked up: 1 place takes it.")
+    expect(destination).to_have_attribute("aria-label", f"{plain}, legal destination")
+    expect(said).not_to_be_in_viewport()  # heard, not shown
+
+    page.keyboard.press("Escape")
+    expect(said).to_have_text("")
+    expect(destination).to_have_attribute("aria-label", str(plain))
