@@ -832,7 +832,9 @@
         here[here.length - 1].focus({ preventScroll: true });
         return;
       }
-      target = nearest(usable(), saved.point);
+      /* None left once the game is won: the win panel's first action (Play again). */
+      target = nearest(usable(), saved.point) ||
+        document.querySelector("#status .panel.win a, #status .panel.win button");
     }
     if (target) target.focus();
   }

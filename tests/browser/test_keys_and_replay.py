@@ -250,3 +250,25 @@ def test_a_card_picked_up_is_said_to_a_screen_reader(page: Page, live_server: Li
     page.keyboard.press("Escape")
     expect(said).to_have_text("")
     expect(destination).to_have_attribute("aria-label", str(plain))
+
+
+def test_the_winning_move_leaves_the_focus_on_the_win_panel(
+    page: Page, live_server: LiveServer
+) -> None:
+    """Played from the keyboard, the last card home left no card to focus: the focus fell to
+    the page itself, and a keyboard player had to find their way back from the top."""
+    record = (LINES / "citadel-3.txt").read_text().rstrip()
+    assert record.endswith(" t7-f4")
+    page.goto(live_server.url + "/import/")
+    page.get_by_label("Record").fill(record.removesuffix(" t7-f4") + "\n")
+    page.get_by_label("Continue it as my game").check()
+    page.get_by_role("button", name="Import").click()
+    expect(page.locator("#board")).to_be_visible()
+
+    page.locator('#board [data-pile="t7"] button').last.focus()
+    page.keyboard.press("Enter")  # the king of spades picked up (an empty pile takes it too)
+    page.locator('#board [data-pile="f4"] button').last.focus()
+    page.keyboard.press("Enter")  # and home it goes
+
+    expect(page.get_by_role("heading", name="You won!")).to_be_visible()
+    expect(page.get_by_role("link", name="Play Citadel again")).to_be_focused()
