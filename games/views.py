@@ -260,7 +260,9 @@ def import_record(request: HtmxHttpRequest) -> HttpResponse:
         try:
             board = replay_record(form.cleaned_data["record"])
         except ReplayError as bad:
-            error = f"Line {bad.line}: move {bad.index} ({bad.move}) cannot be played: {bad.reason}"
+            reason = pile_words(bad.rules, bad.reason) if bad.rules else bad.reason
+            error = f"Line {bad.line}: move {bad.index} ({bad.move}) cannot be played. {reason}"
+            error = sentence(error)
         except RulesError as bad:
             error = sentence(str(bad))
         else:

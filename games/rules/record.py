@@ -16,19 +16,28 @@ from .board import Board
 from .deals import DEAL_DIGITS, MAX_DEAL, check_deal_number
 from .errors import BadDealNumber, IllegalMove, LayoutError, RulesError
 from .moves import Move
-from .variants import get_game
+from .variants import GameRules, get_game
 
 _HEADER = re.compile(r"^\s*(?P<key>[A-Za-z][A-Za-z_-]*)\s*:(?:\s+(?P<value>.*)|\s*$)")
 
 
 class ReplayError(IllegalMove):
-    """A move of a record that cannot be played; ``index`` counts from 1, and ``line`` is
-    the record's line that holds it (when the moves came from a text)."""
+    """A move of a record that cannot be played; ``index`` counts from 1, ``line`` is the
+    record's line that holds it (when the moves came from a text), and ``rules`` the game's
+    (whose piles the reason names)."""
 
-    def __init__(self, index: int, move: str, reason: str, line: int | None = None) -> None:
+    def __init__(
+        self,
+        index: int,
+        move: str,
+        reason: str,
+        line: int | None = None,
+        rules: GameRules | None = None,
+    ) -> None:
         super().__init__(move, reason)
         self.index = index
         self.line = line
+        self.rules = rules
 
     def __str__(self) -> str:
         return f"illegal move {self.index} ({self.move}): {self.reason}"
@@ -62,7 +71,7 @@ def play_words(board: Board, words: list[str] | list[tuple[int, str]]) -> Board:
             board.play(word)
         except RulesError as error:
             reason = error.reason if isinstance(error, IllegalMove) else str(error)
-            raise ReplayError(index, word, reason, line) from error
+            raise ReplayError(index, word, reason, line, board.rules) from error
     return board
 
 

@@ -316,6 +316,23 @@ def test_import_names_the_first_bad_line(
     assert Game.objects.count() == 0
 
 
+def test_an_imported_move_that_cannot_be_played_names_its_piles_as_the_board_does(
+    owner_client: Client, db: None
+) -> None:
+    """It read "cannot be played: f8 takes J♠ next, not 10♠": nothing on the board is f8."""
+    record = "game: citadel\ndeal: 1\nt3-t6\nt6-t2\n"
+    response = owner_client.post(reverse("games:import"), {"record": record, "then": "replay"})
+
+    text = html.unescape(response.text)
+    assert "Line 4: move 2 (t6-t2) cannot be played. An 8 can only go on a 9" in text
+    record = "game: citadel\ndeal: 1\nt1-f1\n"
+    response = owner_client.post(reverse("games:import"), {"record": record, "then": "replay"})
+
+    text = html.unescape(response.text)
+    assert "Line 3: move 1 (t1-f1) cannot be played. The clubs foundation takes" in text
+    assert " f1 " not in text.split("cannot be played.")[1]
+
+
 def played(game: Game) -> Game:
     """Mark ``game`` as one the player moved in (what statistics count)."""
     PlayedMove.objects.create(game=game, ply=game.ply + 1, notation="t1-t2", undone=True)
