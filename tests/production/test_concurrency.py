@@ -385,10 +385,6 @@ def test_the_same_winning_move_from_two_tabs_stores_one_entry() -> None:
 # -- double submissions of forms (issue: nothing a client sends can crash a page) ----------
 
 
-def status_of(client: Client, url: str) -> int:
-    return client.get(url).status_code
-
-
 def at_once(actions: list[Callable[[], Any]]) -> list[Any]:
     """Fire ``actions`` at the same instant, each in its own thread and connection."""
     gate = threading.Barrier(len(actions), timeout=10)
@@ -470,7 +466,12 @@ def test_analyse_requests_at_once_queue_one_task() -> None:
     clients = [browser(player) for _ in range(4)]
     url = f"{game.get_absolute_url()}analyse"
 
-    statuses = at_once([functools.partial(status_of, c, url) for c in clients])
+    def analyse(client: Client) -> int:
+        token = client.cookies["csrftoken"].value
+        hx = {"HX-Request": "true", "X-CSRFToken": token}
+        return client.post(url, headers=hx).status_code
+
+    statuses = at_once([functools.partial(analyse, c) for c in clients])
 
     assert statuses == [200] * 4
     assert DBTaskResult.objects.count() == 1
