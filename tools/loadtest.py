@@ -408,7 +408,7 @@ class Attacker:
     def analyse(self, browser: Browser, rng: random.Random) -> None:
         if url := self.fresh_game(browser, rng):
             for _ in range(3):
-                self.send("analyse", browser, "GET", f"{url}analyse")
+                self.send("analyse", browser, "POST", f"{url}analyse", "x=1")
 
     def old_daily(self, browser: Browser, rng: random.Random) -> None:
         year, day = rng.randrange(1, 2020), rng.randrange(1, 29)
