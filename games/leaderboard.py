@@ -22,7 +22,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Count, F, Q, QuerySet
 
 from games.models import Daily, Entry, Game, Player
-from games.rules import Board
+from games.rules import Board, Move, RulesError
 
 
 def min_human_gap() -> dt.timedelta:
@@ -64,15 +64,18 @@ def copies_the_solution(daily: Daily, line: Sequence[str]) -> str:
     player's game can ask for all of it and the ranked one replay it at a person's pace, its
     hints counted on the other game. A person rarely finds the solver's line move for move,
     and a moderator clears one who did."""
-    solution = _between_piles(daily.solution.split())
+    try:
+        solution = _between_piles(daily.solution.split())
+    except RulesError:  # no line stored (a daily made by hand)
+        return ""
     if not solution or _between_piles(line) != solution:
         return ""
     return f"the daily's own solution, its {len(solution)} moves between piles one for one"
 
 
 def _between_piles(line: Iterable[str]) -> list[str]:
-    """The moves of ``line`` whose destination is not a foundation (``t1-f2``, ``r:2S-f4``)."""
-    return [move for move in line if not move.rpartition("-")[2].startswith("f")]
+    """The moves of ``line`` (notation) whose destination is not a foundation."""
+    return [move for move in line if not Move.from_notation(move).to_foundation]
 
 
 def _median(gaps: list[dt.timedelta]) -> dt.timedelta:

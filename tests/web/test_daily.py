@@ -805,6 +805,7 @@ def test_the_solution_is_recognised_whatever_order_foundation_moves_come_in() ->
     assert leaderboard.copies_the_solution(daily, reordered)
     assert not leaderboard.copies_the_solution(daily, LINE)
     assert not leaderboard.copies_the_solution(Daily(solution=""), [])
+    assert not leaderboard.copies_the_solution(Daily(solution="-"), LINE)
 
 
 def test_a_person_playing_at_human_speed_is_not_flagged(daily: Daily, member) -> None:
