@@ -252,6 +252,14 @@
      first change (focus, where flights start) and once after the last (where they land),
      never in between: the new board is painted in the first frame after the answer, with
      the glide layered over it. */
+  /* A stuck panel the player closed (to see the piles under it) stays closed while the
+     game stays stuck: a move that leads back to a known position answers it again. */
+  function keepClosed(old, fresh) {
+    var was = old.querySelector("details.panel.stuck");
+    var now = fresh.querySelector("details.panel.stuck");
+    if (was && now && !was.open) now.open = false;
+  }
+
   function apply(html, lift) {
     var template = document.createElement("template");
     template.innerHTML = html;
@@ -286,6 +294,7 @@
         if (el.hasAttribute("aria-label")) old.setAttribute("aria-label", el.getAttribute("aria-label"));
         if (el.dataset.label) old.dataset.label = el.dataset.label;
       } else {
+        keepClosed(old, el);
         old.replaceWith(el);
       }
     });

@@ -8,6 +8,7 @@ appears. Screenshots go to test-results/screenshots/ for a person to look at.
 """
 
 import datetime as dt
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -291,6 +292,48 @@ def test_a_long_hint_covers_no_card(browser: Browser, live_server: LiveServer, s
     box = message.bounding_box()
     first_row = min(pile[2] for pile in before)
     assert box is not None and box["y"] + box["height"] <= first_row + 1, "the hint covers cards"
+    context.close()
+
+
+UNDER_THE_PANEL = """cards => {
+  const panel = document.querySelector("#status .panel").getBoundingClientRect();
+  return cards.filter(card => {
+    const box = card.getBoundingClientRect();
+    return box.x < panel.right && panel.x < box.right && box.y < panel.bottom
+      && panel.y < box.y + 16;
+  }).length;
+}"""
+"""How many of the cards have their index (their top 16 px) under the stuck panel."""
+
+
+def test_the_stuck_panel_closes_to_show_the_piles_and_stays_closed(
+    browser: Browser, live_server: LiveServer
+) -> None:
+    """On a phone the stuck panel covers the foundations and the top of every pile: its
+    heading closes it (a disclosure, no script needed) to a strip that covers no card, and
+    it stays closed while the game stays stuck (an action's answer draws it again)."""
+    width, height = SCREENS[PHONE]
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, has_touch=True, is_mobile=True
+    )
+    context.screen_name = PHONE  # type: ignore[attr-defined]
+    page = context.new_page()
+    page.goto(live_server.url + "/play/fortress/46/")  # no card can move
+    panel = page.locator("#status details.panel.stuck")
+    expect(panel).to_have_js_property("open", True)
+    cards = page.locator("#board .card")
+    assert cards.evaluate_all(UNDER_THE_PANEL) > 10
+
+    page.get_by_text("No way forward").click()
+
+    expect(panel).to_have_js_property("open", False)
+    shoot(page, "stuck-panel-closed")
+    assert cards.evaluate_all(UNDER_THE_PANEL) == 0
+    auto_play = page.get_by_role("button", name=re.compile("Auto-play"))
+    auto_play.click()
+    expect(auto_play).to_have_attribute("aria-pressed", "false")
+    expect(page.get_by_role("heading", name="No way forward")).to_be_visible()
+    expect(panel).to_have_js_property("open", False)
     context.close()
 
 
