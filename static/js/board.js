@@ -831,9 +831,12 @@
     }
     var target = null;
     if (saved.where === "controls") {
+      /* A control its own action disabled (Undo with nothing left to undo) hands focus to
+         the controls as a whole, never to a neighbour: Enter pressed again on Undo would
+         have redone the move it undid. */
       var controls = document.getElementById("controls");
       target = controls && (controls.querySelector('button[formaction="' + saved.action + '"]:not(:disabled)') ||
-        controls.querySelector("button:not(:disabled)"));
+        controls);
     } else {
       var pile = saved.pile && pileEl(saved.pile);
       var here = pile ? pile.querySelectorAll("button:not(:disabled)") : [];

@@ -35,6 +35,25 @@ def test_z_u_and_ctrl_z_undo_through_the_undo_button(page: Page, moves: Locator,
     expect(page.locator('#controls button[formaction="undo"]')).to_be_disabled()
 
 
+def test_enter_twice_on_undo_undoes_once_and_never_redoes(page: Page, moves: Locator) -> None:
+    """Undo that undid the last move is disabled, and focus went to its neighbour, Redo: a
+    second Enter redid the move. Focus now goes to the controls as a whole."""
+    undo = page.locator('#controls button[formaction="undo"]')
+    undo.focus()
+    page.keyboard.press("Enter")
+    expect(moves).to_have_text("0")
+    expect(undo).to_be_disabled()
+
+    page.keyboard.press("Enter")
+
+    page.wait_for_timeout(300)  # a redo would have answered by now
+    expect(moves).to_have_text("0")
+    expect(page.locator("#counter")).to_contain_text("Undos 1")
+    expect(page.locator("#controls")).to_be_focused()
+    page.keyboard.press("Tab")  # on to the first control that acts
+    expect(page.locator('#controls button[formaction="redo"]')).to_be_focused()
+
+
 @pytest.mark.parametrize("key", ["y", "Control+y", "Control+Shift+z"])
 def test_y_ctrl_y_and_ctrl_shift_z_redo_through_the_redo_button(
     page: Page, moves: Locator, key: str
