@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from games.rules import GAMES, Board, Card, GameRules, Move, NotationError, get_game
 from games.rules.cards import RANK_NAMES, RANKS, SUIT_NAMES
@@ -721,15 +721,37 @@ def move_words(board: Board, move: Move) -> str:
     return f"{moving} → empty {label}"
 
 
-def move_list(board: Board, line: list[str], *, first: int = 1) -> list[tuple[int, str, str]]:
-    """The replay's move list: number, notation and words of each move of ``line``, played
-    from ``board`` (which it changes); the first is numbered ``first``."""
+class ListedMove(NamedTuple):
+    """A move of the replay's list: its number, notation, words as the cards read
+    (``7♠ → ♠ foundation``) and as a screen reader says them (``Seven of spades from right
+    pile 3 to the spades foundation``: symbols read aloud as "black spade suit")."""
+
+    number: int
+    notation: str
+    words: str
+    spoken: str
+
+
+def move_list(board: Board, line: list[str], *, first: int = 1) -> list[ListedMove]:
+    """The replay's move list: each move of ``line``, played from ``board`` (which it
+    changes); the first is numbered ``first``."""
     moves = []
     for number, notation in enumerate(line, first):
         move = board.parse_move(notation)
-        moves.append((number, notation, move_words(board, move)))
+        moves.append(
+            ListedMove(number, notation, move_words(board, move), describe_move(board, move))
+        )
         board.push(move)
     return moves
+
+
+def replay_said(listed: Sequence[ListedMove], ply: int, total: int) -> str:
+    """What the replay's live region says at position ``ply`` of ``total``: the move that
+    led to it (``Move 5 of 74: Seven of spades from …``), or that it is the deal."""
+    if ply == 0:
+        return f"The deal, before move 1 of {total}."
+    spoken = next((move.spoken for move in listed if move.number == ply), "")
+    return f"Move {ply} of {total}: {spoken}." if spoken else f"Move {ply} of {total}."
 
 
 def daily_ending(

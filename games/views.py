@@ -29,6 +29,7 @@ from games.forms import ActionForm, DealsForm, ImportForm, MoveForm, PlayForm, R
 from games.models import DealChoice, Game
 from games.players import current_player, known_player, session_player_id
 from games.presentation import (
+    ListedMove,
     analysis_message,
     board_view,
     hint_message,
@@ -37,6 +38,7 @@ from games.presentation import (
     parse_hint,
     parse_selection,
     pile_words,
+    replay_said,
     sentence,
 )
 from games.rules import (
@@ -224,6 +226,7 @@ def replay(request: HtmxHttpRequest, game_id: uuid.UUID) -> HttpResponse:
         return _bad_request(request, form.error_text())
     ply = form.cleaned_data["ply"]
     board = services.line_board(game, line[:ply])
+    listed = _window(game, line, ply)
     context = {
         "game": game,
         "rules": game.rules,
@@ -233,17 +236,20 @@ def replay(request: HtmxHttpRequest, game_id: uuid.UUID) -> HttpResponse:
         "previous": max(ply - 1, 0),
         "next": min(ply + 1, len(line)),
         "total": len(line),
-        "line": _window(game, line, ply),
+        "line": listed,
+        "said": replay_said(listed, ply, len(line)),
         "owner": _owns(request, game),
+        "fragment": _fragment(request),
     }
-    return render(request, "games/replay.html" + ("#replay" if _fragment(request) else ""), context)
+    template = "games/replay.html" + ("#replay" if context["fragment"] else "")
+    return render(request, template, context)
 
 
 REPLAY_WINDOW = 60
 """Moves the replay lists around the position shown (a long game's list stays small)."""
 
 
-def _window(game: Game, line: list[str], ply: int) -> list[tuple[int, str, str]]:
+def _window(game: Game, line: list[str], ply: int) -> list[ListedMove]:
     """The listed moves around ``ply``: number, notation and words (``7♠ → ♠ foundation``)."""
     start = max(0, min(ply - REPLAY_WINDOW // 2, len(line) - REPLAY_WINDOW))
     end = min(start + REPLAY_WINDOW, len(line))

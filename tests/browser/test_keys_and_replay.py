@@ -1,6 +1,7 @@
 """Undo, redo and a hint from the keyboard (Z, U, Ctrl+Z; Y, Ctrl+Y, Ctrl+Shift+Z; H), and a
 replay that plays itself and keeps its move list on the current move."""
 
+import re
 from pathlib import Path
 
 import pytest
@@ -134,6 +135,32 @@ def test_the_replay_plays_and_pauses(page: Page, live_server: LiveServer) -> Non
     expect(ply).to_have_text("1")
     page.keyboard.press("End")
     expect(ply).to_have_text("2")
+
+
+def test_a_screen_reader_hears_each_replay_step_in_words(
+    page: Page, live_server: LiveServer
+) -> None:
+    """The replay had no live region, and its list read symbols aloud ("two black heart
+    suit right arrow..."): each step now says its move in words, and the list names its
+    moves the way the board's live region does."""
+    page.goto(live_server.url + "/play/beleaguered-castle/1/?autoplay=0")
+    for played, notation in enumerate(["t3-t6", "t7-f3"], 1):
+        click_move(page, notation)
+        expect(page.locator("#move-count")).to_have_text(str(played))
+    page.goto(page.url + "replay/?ply=0")
+    said = page.locator("#replay-said")
+    expect(said).to_have_attribute("aria-live", "polite")
+    expect(said).to_have_text("")  # a page that opens says nothing of itself
+
+    page.get_by_role("link", name="Next").click()
+    expect(said).to_have_text(re.compile(r"^Move 1 of 2: \w+ of \w+ from left pile 3 to "))
+    page.get_by_role("link", name="Next").click()
+    expect(said).to_have_text(
+        "Move 2 of 2: Two of hearts from right pile 3 to the hearts foundation."
+    )
+    page.get_by_role("link", name="First").click()
+    expect(said).to_have_text("The deal, before move 1 of 2.")
+    expect(page.get_by_role("link", name="Move 2: Two of hearts from right pile 3")).to_be_visible()
 
 
 # Whether the list shows its current move whole; null before the first move.

@@ -174,8 +174,11 @@ def test_the_replay_lists_moves_in_words_and_marks_the_moved_card(
 
     page = client.get(reverse("games:replay", args=[game.pk]) + "?ply=2").content.decode()
 
-    assert '<span class="words">4♣ → 5♥</span> <code>t1-t4</code>' in page
-    assert '<span class="words">3♣ → ♣ foundation</span> <code>t1-f1</code>' in page
+    shown = '<span class="words" aria-hidden="true">{}</span> <code aria-hidden="true">{}</code>'
+    assert shown.format("4♣ → 5♥", "t1-t4") in page
+    assert shown.format("3♣ → ♣ foundation", "t1-f1") in page
+    # What a screen reader says of them: no symbols, the piles as the board names them.
+    assert "Move 2: Three of clubs from left pile 1 to the clubs foundation</span>" in page
     assert 'data-moved="f1"' in page
 
 
