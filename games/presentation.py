@@ -672,7 +672,7 @@ def card_short(card: Card) -> str:
     return ("10" if card.rank == 10 else RANKS[card.rank - 1]) + SUIT_SYMBOLS[card.suit]
 
 
-_CARD_CODE = re.compile(r"(?<![A-Za-z0-9])[A2-9TJQK][CDHS](?![A-Za-z0-9])")
+CARD_CODE = re.compile(r"(?<![A-Za-z0-9])[A2-9TJQK][CDHS](?![A-Za-z0-9])")
 
 
 def sentence(text: str) -> str:
@@ -696,7 +696,7 @@ def for_people(text: str) -> str:
     >>> for_people("A 9 can only go on a 10, not on 3D")
     'A 9 can only go on a 10, not on 3♦'
     """
-    return _CARD_CODE.sub(lambda code: card_short(Card.from_str(code.group())), text)
+    return CARD_CODE.sub(lambda code: card_short(Card.from_str(code.group())), text)
 
 
 def move_words(board: Board, move: Move) -> str:

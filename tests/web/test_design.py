@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from django.contrib.auth.models import User
 from django.contrib.staticfiles import finders
+from django.template import Context, Template
 from django.test import Client
 from django.urls import reverse
 
@@ -33,6 +34,19 @@ CITADEL_3 = split_record((Path(__file__).parents[1] / "browser/lines/citadel-3.t
 )
 def test_card_codes_read_as_cards(engine: str, player: str) -> None:
     assert for_people(engine) == player
+
+
+def test_a_message_names_its_cards_for_a_screen_reader() -> None:
+    """A suit's symbol is read aloud as "black diamond suit": each card of a message shows
+    its index to the eye and says its name to a screen reader; the rest stays escaped."""
+    said = Template("{% load castle %}{{ text|for_people }}").render(
+        Context({"text": "<b>A 9</b> can only go on a 10, not on 3D"})
+    )
+
+    assert said == (
+        "&lt;b&gt;A 9&lt;/b&gt; can only go on a 10, not on "
+        '<span aria-hidden="true">3♦</span><span class="visually-hidden">three of diamonds</span>'
+    )
 
 
 def test_moves_in_words_name_the_card_and_where_it_lands() -> None:
