@@ -256,6 +256,12 @@ def _window(game: Game, line: list[str], ply: int) -> list[ListedMove]:
     return move_list(services.line_board(game, line[:start]), line[start:end], first=start + 1)
 
 
+FINISHED_RECORD: Final = (
+    "This record is a won game: nothing is left to play, so here is its replay."
+)
+"""Why Continue, asked of a won game's record, opens its replay."""
+
+
 @limits.rate_limited("import", *limits.IMPORT)
 @require_http_methods(["GET", "HEAD", "POST"])
 def import_record(request: HtmxHttpRequest) -> HttpResponse:
@@ -282,8 +288,10 @@ def import_record(request: HtmxHttpRequest) -> HttpResponse:
             except RulesError as bad:
                 error = str(bad)
             else:
-                if form.cleaned_data["then"] == "continue" and not game.is_finished:
-                    return redirect(game)
+                if form.cleaned_data["then"] == "continue":
+                    if not game.is_finished:
+                        return redirect(game)
+                    messages.info(request, FINISHED_RECORD)
                 return redirect("games:replay", game_id=game.pk)
     status = 400 if error or form.errors else 200
     return render(request, "games/import.html", {"form": form, "error": error}, status=status)

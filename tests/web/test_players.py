@@ -1,5 +1,6 @@
 import html
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
@@ -12,6 +13,7 @@ from games.models import Game, PlayedMove, Player
 from games.players import SESSION_KEY, player_set_name, player_set_preferences
 from games.rules import Board, GameRecord, solver
 from games.stats import player_stats
+from games.views import FINISHED_RECORD
 
 HX = {"HX-Request": "true"}
 PASSWORD = "correct horse battery staple"
@@ -295,6 +297,22 @@ def test_import_a_record_to_continue_it(owner_client: Client, player: Player) ->
     assert response["Location"] == game.get_absolute_url()
     assert (game.ply, game.position) == (2, services.game_board(game, checked=True).layout())
     assert owner_client.get(reverse("games:record", args=[game.pk])).text == record
+
+
+def test_continuing_a_won_record_says_why_it_opens_the_replay(
+    owner_client: Client, player: Player
+) -> None:
+    """A won game has nothing left to play: Continue opened its replay without a word."""
+    line = (Path(__file__).parents[1] / "browser/lines/citadel-3.txt").read_text()
+
+    response = owner_client.post(
+        reverse("games:import"), {"record": line, "then": "continue"}, follow=True
+    )
+
+    game = Game.objects.get(owner=player)
+    assert game.is_finished
+    assert response.redirect_chain[-1][0] == reverse("games:replay", args=[game.pk])
+    assert html.escape(FINISHED_RECORD) in response.text
 
 
 @pytest.mark.parametrize(
