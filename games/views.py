@@ -501,7 +501,10 @@ def _act(
         if message := pages.action_message(outcome, kind=kind):
             messages.info(request, message, extra_tags=STATUS_NOTE)
         return _see_other(outcome.game)
-    return _partials(request, pages.after_action(outcome, kind=kind, **_viewer(request)))
+    page = pages.after_action(outcome, kind=kind, **_viewer(request))
+    if page["won"]:  # a pending badge goes ("Checking whether this deal can be won…")
+        page.update(pool_views.badge(outcome.game))
+    return _partials(request, page)
 
 
 def _partials(request: HtmxHttpRequest, context: dict[str, Any], status: int = 200) -> HttpResponse:

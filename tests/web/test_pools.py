@@ -7,6 +7,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable
 from datetime import datetime, timedelta
+from pathlib import Path
 
 import pytest
 from django.core.management import call_command
@@ -16,9 +17,10 @@ from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
 from castle_site import messages
-from games import dealing, pools, schedule
+from games import dealing, pools, schedule, services
 from games.models import DealChoice, DealVerdict, Game, Player
 from games.rules import GAMES, Board, get_game
+from games.rules.record import split_record
 from games.rules.solver import ONE_LOOK, SolveResult, SolveStats, Techniques, difficulty, solve
 from tests.rules.helpers import WON_DEALS
 
@@ -126,6 +128,32 @@ def test_an_empty_pool_falls_back_to_a_random_playable_deal_with_a_clear_note(
     page = owner_client.get(game.get_absolute_url()).text
     assert "No proved Citadel deal was ready yet" in page and "may be unwinnable" in page
     assert "No proved" not in owner_client.get(game.get_absolute_url()).text  # said once
+
+
+def test_the_winning_move_takes_a_pending_badge_away(
+    owner_client: Client, no_solver: Callable[[], None]
+) -> None:
+    """The win's answer said nothing of the badge: "Checking whether this deal can be
+    won…" stood beside "You won!" until the badge's next look."""
+    no_solver()
+    game = started(owner_client, "/play/citadel/3/?autoplay=0")
+    assert DealVerdict.objects.get(slug="citadel", deal=3).verdict == "pending"
+    line = split_record((Path(__file__).parents[1] / "browser/lines/citadel-3.txt").read_text())[1]
+    for ply, notation in enumerate(line[:-1]):
+        services.game_play_move(
+            game_id=game.pk,
+            player_id=game.owner_id,
+            move=notation,
+            expected_ply=ply,
+            now=timezone.now(),
+        )
+    url = game.get_absolute_url() + "moves"
+    last = {"move": line[-1], "ply": len(line) - 1}
+
+    answer = owner_client.post(url, last, headers={"HX-Request": "true"})
+
+    assert answer.status_code == 200 and "You won!" in answer.text
+    assert '<p id="verdict" hidden></p>' in answer.text
 
 
 def test_a_won_game_does_not_say_its_deal_is_being_checked(
