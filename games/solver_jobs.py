@@ -31,6 +31,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import Final
 
 from django.conf import settings
 from django.core.cache import cache
@@ -286,8 +287,17 @@ def analysis_request(
         )
         if created or retry:  # the queue is a table: the task row commits with this one
             analyse_line.enqueue(key, game.slug, game.deal, sorted(game.options), list(line))
-    counted = cache.add(f"analysed:{game.pk}:{key}", 1, timeout=30 * 24 * 3600)
+    # Only a daily game counts it (a hint): a marker for every game's every Analyse filled
+    # the cache, each kept 30 days, a client's 60 a minute 435 MB. A daily game's day ends
+    # within one day; after it nothing ranks.
+    counted = game.daily_id is not None and cache.add(
+        f"analysed:{game.pk}:{key}", 1, timeout=int(COUNTED_FOR.total_seconds())
+    )
     return AnalysisState(done=row.done, ply=row.ply, counted=counted)
+
+
+COUNTED_FOR: Final = timedelta(days=1)
+"""How long a daily game remembers the lines whose analysis it counted as a hint."""
 
 
 def _check_room(player_id: uuid.UUID, key: str, now: datetime) -> None:

@@ -412,6 +412,18 @@ def test_hint_and_analyse_on_a_daily_game_both_count_as_hints(
     assert game.hints == 2
 
 
+def test_analyse_on_a_game_that_is_not_a_daily_keeps_nothing_in_the_cache(
+    owner_client: Client, game: Game, run_tasks
+) -> None:
+    """Every Analyse kept a marker for 30 days, only a daily game's needs (its hint count):
+    from one address, 60 a minute, some 435 MB in a cache that never evicts."""
+    owner_client.post(reverse("games:analyse", args=[game.pk]), headers=HX)
+
+    key = solver_jobs.analysis_key(game, services.game_line(game))
+    assert Analysis.objects.filter(key=key).exists()
+    assert cache.get(f"analysed:{game.pk}:{key}") is None
+
+
 def test_a_player_waits_for_their_last_analysis_before_queueing_another(
     owner_client: Client, player: Player, start_game, run_tasks
 ) -> None:
