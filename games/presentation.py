@@ -42,7 +42,7 @@ class CardView:
 
     @property
     def rank(self) -> str:
-        return "10" if self.card.rank == 10 else RANKS[self.card.rank - 1]
+        return rank_index(self.card.rank)
 
     @property
     def suit(self) -> str:
@@ -142,6 +142,15 @@ class BoardView:
     """The empty tableau piles, for ``0`` in :attr:`to`."""
     piles: dict[str, PileView] = field(default_factory=dict)
     cells: list[PileView] = field(default_factory=list)
+    tall: bool = False
+    """Archway with a reserve of ``TALL_RESERVE`` cards or more: on a phone of ordinary
+    height its board takes a screen of its own (CSS). Read when the page is drawn, so the
+    board keeps its layout as the reserves shrink (they never grow)."""
+
+
+TALL_RESERVE = 7
+"""The reserve height from which Archway's band of reserves leaves a 375x667 phone's central
+piles too little room: their fans ran under the foundations (six cards still fit)."""
 
 
 def parse_hint(board: Board, text: str | None) -> Move | None:
@@ -261,12 +270,13 @@ def board_view(
         central=[] if isinstance(screen, Wings) else built[PileKind.TABLEAU],
         foundations=built[PileKind.FOUNDATION],
         selected=selected,
-        base_rank=(RANKS[base - 1] if base else "not set") if rules.base_is_chosen else None,
+        base_rank=(rank_index(base) if base else "not set") if rules.base_is_chosen else None,
         legal=len(legal),
         to=to if interactive else {},
         spaces=spaces,
         piles=piles,
         cells=built[PileKind.CELL],
+        tall=max(map(len, (v.cards for v in built[PileKind.RESERVE])), default=0) >= TALL_RESERVE,
     )
 
 
@@ -669,7 +679,12 @@ def cards_in_words(cards: list[Card]) -> str:
 
 def card_short(card: Card) -> str:
     """``7♠``, ``10♥``: a card as its index reads."""
-    return ("10" if card.rank == 10 else RANKS[card.rank - 1]) + SUIT_SYMBOLS[card.suit]
+    return rank_index(card.rank) + SUIT_SYMBOLS[card.suit]
+
+
+def rank_index(rank: int) -> str:
+    """``7``, ``10``, ``Q``: a rank as a card's index reads it (the notation's ten is T)."""
+    return "10" if rank == 10 else RANKS[rank - 1]
 
 
 CARD_CODE = re.compile(r"(?<![A-Za-z0-9])[A2-9TJQK][CDHS](?![A-Za-z0-9])")

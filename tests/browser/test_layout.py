@@ -337,6 +337,31 @@ def test_the_stuck_panel_closes_to_show_the_piles_and_stays_closed(
     context.close()
 
 
+def test_archway_tall_reserves_leave_every_central_pile_its_top_card_on_a_phone(
+    browser: Browser, live_server: LiveServer
+) -> None:
+    """With seven cards in a reserve, the band of reserves left the central piles too little
+    of a 375x667 phone: their fans ran under the foundations, which covered the one card
+    each pile plays. The board takes a screen of its own then, and the page scrolls."""
+    width, height = SCREENS[PHONE]
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, has_touch=True, is_mobile=True
+    )
+    context.screen_name = PHONE  # type: ignore[attr-defined]
+    page = context.new_page()
+    page.goto(live_server.url + "/play/archway/6042231476122253367/?autoplay=1")
+    expect(page.locator("#board .reserve.n7")).to_have_count(1)
+    shoot(page, "archway-tall-reserves")
+
+    tops = page.locator("#board .central > .pile > .card:last-child")
+    foundations = page.locator("#board .foundations > .pile")
+    expect(tops).to_have_count(4)
+    for box in [tops.nth(i).bounding_box() for i in range(4)]:
+        for other in [foundations.nth(i).bounding_box() for i in range(8)]:
+            assert not overlap(box, other), "a foundation covers a central pile's top card"
+    context.close()
+
+
 def test_archway_foundations_stay_put_as_piles_shrink(tab: Page, live_server: LiveServer) -> None:
     tab.goto(live_server.url + "/play/archway/3/?autoplay=0")
     found = tab.locator("#board .foundations")

@@ -169,6 +169,16 @@ def test_chessboard_shows_its_base_rank_once_chosen(owner_client: Client, start_
     assert '<b id="base-rank" data-testid="base-rank">2</b>' in body
 
 
+def test_a_base_rank_of_ten_reads_as_the_cards_do(owner_client: Client, start_game) -> None:
+    """The counter said "Base rank T" (the notation's ten) beside cards that say 10."""
+    game = start_game("chessboard", 1)
+
+    owner_client.post(reverse("games:move", args=[game.pk]), {"move": "t8-f1"})  # the 10♣
+
+    body = owner_client.get(game.get_absolute_url()).text
+    assert '<b id="base-rank" data-testid="base-rank">10</b>' in body
+
+
 def test_other_games_do_not_show_a_base_rank(owner_client: Client, game: Game) -> None:
     assert "base-rank" not in owner_client.get(game.get_absolute_url()).text
 
