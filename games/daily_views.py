@@ -63,6 +63,7 @@ def _day(request: HttpRequest, date: dt.date) -> HttpResponse:
         "next_at": tomorrow,
         "until_next": tomorrow - now,
         "min_gap_ms": int(leaderboard.min_human_gap().total_seconds() * 1000),
+        "min_copied": leaderboard.MIN_COPIED,
     }
     return render(request, "games/daily.html", context)
 

@@ -52,7 +52,8 @@ def too_fast(game: Game) -> str:
     if median >= floor:
         return ""
     return (
-        f"median gap between player moves {median.total_seconds() * 1000:.0f} ms "
+        f"moves faster than a person clicks: a median gap of "
+        f"{median.total_seconds() * 1000:.0f} ms between player moves "
         f"(under {floor.total_seconds() * 1000:.0f} ms) over {len(gaps)} gaps"
     )
 
@@ -63,14 +64,20 @@ def copies_the_solution(daily: Daily, line: Sequence[str]) -> str:
     its own way). The solution is what Hint shows of the daily, a move at a time: a second
     player's game can ask for all of it and the ranked one replay it at a person's pace, its
     hints counted on the other game. A person rarely finds the solver's line move for move,
-    and a moderator clears one who did."""
+    and a moderator clears one who did; a solution of fewer than ``MIN_COPIED`` such moves
+    is one a person finds (an Archway daily's had three), and flags nothing."""
     try:
         solution = _between_piles(daily.solution.split())
     except RulesError:  # no line stored (a daily made by hand)
         return ""
-    if not solution or _between_piles(line) != solution:
+    if len(solution) < MIN_COPIED or _between_piles(line) != solution:
         return ""
-    return f"the daily's own solution, its {len(solution)} moves between piles one for one"
+    return f"its {len(solution)} moves between piles are the daily's own solution, one for one"
+
+
+MIN_COPIED = 10
+"""Moves between piles a daily's solution needs before a win that repeats them is judged
+copied (as ``MIN_GAPS`` for the speed rule: a short line says too little)."""
 
 
 def _between_piles(line: Iterable[str]) -> list[str]:

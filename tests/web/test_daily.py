@@ -1,5 +1,6 @@
 import datetime as dt
 import hashlib
+import html
 import os
 import subprocess
 import sys
@@ -796,6 +797,30 @@ def test_a_win_replaying_the_dailys_solution_is_flagged_and_unranked(daily: Dail
     assert entry.flagged and "the daily's own solution" in entry.flag_reason
     assert entry.moves == daily.par
     assert leaderboard.ranking(daily, now=NOON) == []
+
+
+def test_a_held_win_says_its_own_reason_on_the_leaderboard(daily: Daily, member) -> None:
+    """Any held win read "moves faster than a person clicks", a copied solution's too."""
+    win(member, daily, at=NOON, seconds_per_move=2, line=SOLUTION)
+    client = Client()
+    client.force_login(member.user)
+
+    page = client.get(reverse("games:daily_leaderboard", args=[daily.date, daily.slug])).text
+
+    assert "your win is waiting for a moderator (its " in html.unescape(page)
+    assert "are the daily&#x27;s own solution, one for one)" in page
+    assert "faster than a person clicks" not in page.split('class="mine-note"')[1]
+
+
+def test_a_short_solution_repeated_flags_nothing() -> None:
+    """An Archway daily's solution had three moves between piles, which a person finds
+    without help: a win repeating them was held as copied."""
+    short = Daily(solution="t1-t4 t1-f1 t5-t2 t8-t5 t8-f2")
+
+    assert leaderboard.copies_the_solution(short, short.solution.split()) == ""
+    assert leaderboard.copies_the_solution(Daily(solution=" ".join(SOLUTION)), SOLUTION).startswith(
+        "its "
+    )
 
 
 def test_the_solution_is_recognised_whatever_order_foundation_moves_come_in() -> None:
