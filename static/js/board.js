@@ -47,6 +47,12 @@
   var busy = false;
   var queued = []; /* board clicks made while a request was in flight: see later() */
   var QUEUED_MAX = 4;
+  /* Once the kept clicks overflow, the rest of the burst goes too, until the player's hand
+     rests this long: a click dropped alone paired what followed wrongly (a card with the
+     last pair's destination), a refusal or an unmeant move after each. */
+  var QUIET_MS = 300;
+  var dropping = 0; /* when the last click of an overflowing burst came (0: none) */
+  var told = false; /* whether the status has said so, once a burst */
   var flights = new WeakMap(); /* a gliding copy: the pile it goes to and where it ends */
   var BUSY_AFTER = 150; /* ms */
   var selection = null; /* {source, card, pile, targets, enabled} */
@@ -240,6 +246,7 @@
          would land on another one: they are dropped. */
       if (!played) queued = [];
       catchUp();
+      tellDropped();
     });
   }
 
@@ -382,6 +389,7 @@
     event.stopPropagation();
     if (swallow && swallow.contains(el || event.target)) { swallow = null; return; }
     if (window.CastleMotion) window.CastleMotion.finish();
+    if (!control && stillDropping()) return;
     if (busy) {
       if (control) { if (event.detail === 0) laterControl(el); }
       else if (area || !el.classList.contains("cancel")) later(event, el, area);
@@ -427,7 +435,10 @@
      pile; the card it uncovers is seen at once, though its button waits for the answer to
      be enabled; a keyboard's click (no pointer) is on the focused card. */
   function later(event, el, area) {
-    if (queued.length >= QUEUED_MAX) return;
+    if (queued.length >= QUEUED_MAX) {
+      dropping = Date.now();
+      return;
+    }
     var keyboard = event.detail === 0;
     var seen = keyboard && el
       ? { pile: pileOf(el), card: el.classList.contains("card") ? el : null }
@@ -439,6 +450,32 @@
       covered: !!seen.card && seen.card.disabled,
       keyboard: keyboard,
     });
+  }
+
+  /* Whether a board click belongs to a burst whose kept clicks overflowed (a click within
+     QUIET_MS of the last one dropped): dropped too, and the burst lasts on. Once the kept
+     clicks have acted, the status says so and the selection is put down: the next click,
+     after a rest, starts a pair of its own. */
+  function stillDropping() {
+    if (!dropping) return false;
+    var now = Date.now();
+    if (now - dropping < QUIET_MS || busy || queued.length) {
+      dropping = now;
+      return true;
+    }
+    dropping = 0;
+    told = false;
+    return false;
+  }
+
+  function tellDropped() {
+    if (!dropping || told || busy || queued.length) return;
+    told = true;
+    deselect();
+    if (!play().hasAttribute("data-won")) {
+      say("Some clicks came faster than the game could keep them, and were not played: " +
+        "the board shows where the game stands.");
+    }
   }
 
   /* Undo or Redo pressed from the keyboard while a request is in flight (Z five times,

@@ -208,6 +208,49 @@ def test_board_clicks_while_a_move_is_in_flight_act_in_order_once_it_lands(
     still_in_the_game(page, url, watch)
 
 
+def test_clicks_past_the_kept_ones_drop_the_rest_of_the_burst(
+    page: Page, live_server: LiveServer, watch: Watch, hold: Hold
+) -> None:
+    """Four clicks are kept while a move is in flight, the next ones dropped; a dropped
+    click's partner was kept when a place came free (a player's pass, clicking a solution 0
+    to 25 ms apart over 80 ms of latency): card and destination paired wrongly from then
+    on, refusal after refusal. Now the rest of the burst goes too, the status says so, and
+    the next click after a rest starts a move of its own."""
+    url = start(page, live_server, watch, "/play/beleaguered-castle/1/?autoplay=0")
+    held = hold("**/moves")
+
+    page.mouse.click(*centre(page, "t3"))
+    page.mouse.click(*centre(page, "t6"))  # sent: t3-t6
+    for pile in ("t4", "t3", "t7", "t2"):  # kept: t4-t3, t7-t2
+        page.mouse.click(*centre(page, pile))
+    page.mouse.click(*centre(page, "t5"))  # past the four kept: dropped
+    assert len(arrived(page, held)) == 1
+    held[0].continue_()
+    assert len(arrived(page, held, count=2)) == 2  # t4-t3 is on its way, two clicks kept
+    page.mouse.click(*centre(page, "t8"))  # the same burst: dropped too, though room came
+    held[1].continue_()
+    assert len(arrived(page, held, count=3)) == 3
+    held[2].continue_()
+
+    expect(page.locator("#move-count")).to_have_text("3")
+    expect(page.locator("#status")).to_contain_text("faster than the game could keep them")
+    expect(page.locator("#board .card.picked")).to_have_count(0)
+    page.wait_for_timeout(400)  # a rest
+    page.mouse.click(*centre(page, "t1"))
+    page.mouse.click(*centre(page, "t4"))
+    assert len(arrived(page, held, count=4)) == 4
+    held[3].continue_()
+    expect(page.locator("#move-count")).to_have_text("4")
+    assert stored(Game.objects.get()) == [
+        ("t3-t6", False),
+        ("t4-t3", False),
+        ("t7-t2", False),
+        ("t1-t4", False),
+    ]
+    assert 422 not in watch.statuses
+    still_in_the_game(page, url, watch)
+
+
 def test_a_click_while_a_move_is_in_flight_is_read_as_the_board_looked(
     page: Page, live_server: LiveServer, watch: Watch, hold: Hold
 ) -> None:
