@@ -31,6 +31,12 @@ STUCK_AFTER = dt.timedelta(hours=1)
 preparation takes minutes at most): the date may be queued again."""
 
 
+AHEAD_PRIORITY = 0
+"""A day ahead's preparation waits behind players' analyses, in turn with the pools'
+batches (``pools.VERDICT_PRIORITY`` says the order): it has days to run. At 2, a fresh
+site's week ahead (2 to 9 minutes a day) kept an analysis waiting half an hour."""
+
+
 @task(priority=2)
 def prepare_day(date: str) -> dict[str, int | None]:
     """Prepare every missing daily of ``date`` (ISO), the six classics' and the family game
@@ -38,9 +44,10 @@ def prepare_day(date: str) -> dict[str, int | None]:
     candidate was proved winnable within the game's budget. (Not the deals: task results
     are kept in a table, and days ahead are secret.)
 
-    Priority 2: after an empty pool's batch, before players' analyses and the rest (the
-    order and why: ``pools.VERDICT_PRIORITY``). Only the schedule and a missing today queue
-    it, once per date, so no client can make it hold the others back."""
+    Priority 2 for today: after an empty pool's batch, before players' analyses and the rest
+    (the order and why: ``pools.VERDICT_PRIORITY``); a day ahead ``AHEAD_PRIORITY``. Only
+    the schedule and a missing today queue it, once per date, so no client can make it hold
+    the others back."""
     day = dt.date.fromisoformat(date)
     pars: dict[str, int | None] = {}
     for slug in daily_games(day):
@@ -77,7 +84,10 @@ def daily_request(*, date: dt.date, now: dt.datetime) -> bool:
             )
             if pending or now - preparation.queued_at < RETRY_AFTER or not missing_games(date):
                 return True
-        result = prepare_day.enqueue(date.isoformat())
+        ahead = date > utc_today(now)
+        result = (prepare_day.using(priority=AHEAD_PRIORITY) if ahead else prepare_day).enqueue(
+            date.isoformat()
+        )
         preparation.task_id, preparation.queued_at = str(result.id), now
         preparation.save(update_fields=["task_id", "queued_at"])
     return True

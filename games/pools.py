@@ -94,9 +94,10 @@ VERDICT_PRIORITY = -10
 """A typed deal's verdict runs after all other work. The worker claims the waiting task of
 highest priority first (django-tasks-db's queue is ordered by priority, then by when it may
 run and was queued), so the order is: a batch for an empty pool (``EMPTY_POOL_PRIORITY``:
-New game has no proved deal to deal), a day's preparation (``daily_tasks.prepare_day``, 2:
+New game has no proved deal to deal), today's preparation (``daily_tasks.prepare_day``, 2:
 the site's daily challenge), a player's analysis (``solver_jobs.ANALYSIS_PRIORITY``, 1: a
-player waits on it), a batch for a short pool (0), then verdicts. A verdict is a badge on a
+player waits on it), a batch for a short pool and the preparation of days ahead (0, in the
+order they were queued), then verdicts. A verdict is a badge on a
 deal that is already being played, and the one kind of work any client may ask for by
 typing deal numbers: a flood of them waits behind everyone else's work instead of in front
 of it. A running task is never interrupted, so a verdict delays the others by one verdict
@@ -328,6 +329,11 @@ def is_short(counts: dict[str, int]) -> bool:
     return any(n < POOL_TARGET for n in counts.values())
 
 
+def has_pooled_deal(slug: str) -> bool:
+    """Whether New game has a proved deal of the game to deal, fresh or dealt before."""
+    return DealVerdict.objects.filter(slug=slug, pooled=True, verdict=Verdict.WINNABLE).exists()
+
+
 def is_empty(counts: dict[str, int]) -> bool:
     """No fresh deal of any difficulty: New game has nothing proved to deal."""
     return not any(counts.values())
@@ -400,11 +406,14 @@ def _enqueue_fill(
     the game's last batch pooled nothing less than ``FRUITLESS_PAUSE`` ago while its pool
     has deals).
 
-    A pool with no fresh deal at all jumps the queue (``EMPTY_POOL_PRIORITY``) so New game
+    A game with no pooled deal at all jumps the queue (``EMPTY_POOL_PRIORITY``) so New game
     has a proved deal soon, even while long jobs (days of dailies) wait; once it has one,
     its batches take their turn with everything else, and so do they after
     ``EMPTY_POOL_BATCHES`` in an hour (a game whose winnable deals are rare cannot hold all
-    other work back)."""
+    other work back). A pool whose deals have all been dealt still deals them (the least
+    dealt one a player has not had): it waits its turn. It jumped the queue too, and one
+    client starting games without playing them (95 in 90 s emptied every game's) kept the
+    worker on such batches ahead of the dailies and players' analyses."""
     tasks = DBTaskResult.objects.filter(
         task_path=fill_pool.module_path, args_kwargs__kwargs__slug=slug
     )
@@ -413,7 +422,7 @@ def _enqueue_fill(
     running = tasks.filter(status=TaskResultStatus.RUNNING, started_at__gte=now - STALE)
     if not from_task and (running.exists() or _paused(tasks, counts, now)):
         return False
-    urgent = is_empty(counts) and (
+    urgent = not has_pooled_deal(slug) and (
         tasks.filter(
             priority=EMPTY_POOL_PRIORITY, enqueued_at__gte=now - timedelta(hours=1)
         ).count()

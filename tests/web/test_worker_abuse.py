@@ -104,17 +104,36 @@ def test_empty_pools_dailies_analyses_and_pool_batches_all_run_before_verdicts(
 ) -> None:
     pools.fill_pool.enqueue(slug="citadel")  # a short pool's batch
     assert daily_tasks.daily_request(date=now.date() + timedelta(days=1), now=now)
+    assert daily_tasks.daily_request(date=now.date(), now=now)
     owner_client.post(reverse("games:analyse", args=[game.pk]))
     for deal in range(4, 24):  # each asks for fortress's empty pool too (queued once)
         play(f"/play/fortress/{deal}/")
 
     assert claim_order() == [
         "fill_pool",  # fortress: its pool is empty
-        "prepare_day",
+        "prepare_day",  # today
         "analyse_line",
         "fill_pool",  # citadel
+        "prepare_day",  # tomorrow: it has a day to run, a player waits on an analysis
         *["decide_deal"] * 20,
     ]
+
+
+def test_a_drained_pool_waits_its_turn_behind_dailies_and_analyses(
+    owner_client: Client, game: Game, now: datetime
+) -> None:
+    """Starting games without playing them dealt every pooled deal once (95 requests in
+    90 s, every game): the refills then jumped the queue, 40 an hour per game, ahead of the
+    dailies and the players' analyses. New game still deals those deals (the least dealt
+    one a player has not had), so their refill takes its turn."""
+    assert pools.pool_add(slug="fortress", deal=3, now=now) is not None
+    DealVerdict.objects.update(dealt=1)  # no fresh deal: drained
+    assert daily_tasks.daily_request(date=now.date(), now=now)
+    owner_client.post(reverse("games:analyse", args=[game.pk]))
+
+    play("/play/fortress/")
+
+    assert claim_order() == ["prepare_day", "analyse_line", "fill_pool"]
 
 
 def test_a_verdict_waiting_its_turn_is_not_queued_again(now: datetime) -> None:
