@@ -11,7 +11,7 @@ import django_ratelimit.core
 import pytest
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
-from django.test import Client
+from django.test import Client, RequestFactory
 from django.urls import reverse
 
 from games import limits, services
@@ -73,6 +73,29 @@ def test_starting_games_is_rate_limited_per_address(db: None) -> None:
         Client(REMOTE_ADDR="10.1.2.3").get(reverse("games:play", args=["citadel"])).status_code
         == 302
     )
+
+
+def test_starting_games_from_one_address_stops_at_a_daily_cap(
+    monkeypatch: pytest.MonkeyPatch, db: None
+) -> None:
+    """Every start without a cookie stores a player, a session and a game: 120 a minute all
+    day long came to 172,800 a day from one address (an attacker's pass)."""
+    clock = SimpleNamespace(time=lambda: 1.8e9)
+    monkeypatch.setattr(django_ratelimit.core, "time", clock)
+    day_ends = django_ratelimit.core._get_window("127.0.0.1", 24 * 3600)
+    started = day_ends - 24 * 3600 + 1
+    start = RequestFactory().get("/play/citadel/5/")  # counted as the view counts it
+    start.session = {}  # type: ignore[attr-defined]  # no player: a script without cookies
+    for minute in range(25):  # 120 a minute, the most the minute's limit allows
+        clock.time = lambda minute=minute: started + minute * 60  # type: ignore[misc]
+        for _ in range(120):
+            assert limits.over_limit(start, "play", limits.PLAY) is None
+
+    clock.time = lambda: started + 25 * 60
+    assert Client().get("/play/citadel/5/").status_code == 429  # the 3,001st of the day
+    clock.time = lambda: day_ends + 1  # the next day
+    assert Client().get("/play/citadel/5/").status_code == 302
+    assert Game.objects.count() == 1
 
 
 def test_the_daily_play_link_is_rate_limited_too(owner_client: Client) -> None:
