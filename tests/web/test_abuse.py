@@ -11,6 +11,7 @@ import django_ratelimit.core
 import pytest
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
+from django.contrib.sessions.backends.db import SessionStore
 from django.test import Client, RequestFactory
 from django.urls import reverse
 
@@ -85,9 +86,9 @@ def test_starting_games_from_one_address_stops_at_a_daily_cap(
     day_ends = django_ratelimit.core._get_window("127.0.0.1", 24 * 3600)
     started = day_ends - 24 * 3600 + 1
     start = RequestFactory().get("/play/citadel/5/")  # counted as the view counts it
-    start.session = {}  # type: ignore[attr-defined]  # no player: a script without cookies
+    start.session = SessionStore()  # no player: a script without cookies
     for minute in range(25):  # 120 a minute, the most the minute's limit allows
-        clock.time = lambda minute=minute: started + minute * 60  # type: ignore[misc]
+        clock.time = lambda minute=minute: started + minute * 60
         for _ in range(120):
             assert limits.over_limit(start, "play", limits.PLAY) is None
 
