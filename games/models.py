@@ -52,6 +52,15 @@ class Player(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
     display_name = models.CharField(max_length=40, blank=True)
+    name_key = models.CharField(
+        max_length=40,
+        blank=True,
+        default="",
+        editable=False,
+        help_text="The display name as it reads (games.names.skeleton): unique, so no name"
+        " passes for another. Set with the name (games.players); empty for the names older"
+        " than it that read as an earlier one.",
+    )
     autoplay = models.BooleanField(default=True, help_text="Send safe cards to foundations.")
     four_colour = models.BooleanField(default=False)
     new_deals = models.CharField(
@@ -75,7 +84,12 @@ class Player(models.Model):
                 Lower("display_name"),
                 condition=~models.Q(display_name=""),
                 name="player_display_name_unique",
-            )
+            ),
+            models.UniqueConstraint(
+                fields=["name_key"],
+                condition=~models.Q(name_key=""),
+                name="player_name_key_unique",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -19,12 +19,13 @@ from django.contrib.auth.signals import user_logged_in
 from django.contrib.sessions.models import Session
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, OuterRef, Q
 from django.dispatch import receiver
 from django.http import HttpRequest
 from django.utils import timezone
 
 from games.models import AccountSession, Entry, Game, PlayedMove, Player
+from games.names import looks_nameless, skeleton
 
 SESSION_KEY = "castle_player"
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9 ._'-]{1,23}")
@@ -128,20 +129,6 @@ def delete_sessions(keys: Iterable[str]) -> None:
         store(session_key=key).delete()
 
 
-_LOOK_ALIKES = str.maketrans({"i": "l", "1": "l", "0": "o"})
-_NAMELESS_SKELETON = re.compile(r"player[ol2-9a-f]{6}")
-"""``models.NAMELESS`` as its look-alikes read: lower case, I and 1 as l, 0 as o, and
-without spaces or punctuation."""
-
-
-def looks_nameless(name: str) -> bool:
-    """Whether ``name`` reads as the handle of a player without a name (``Player 3703dd``,
-    ``models.NAMELESS``), look-alike characters and separators aside: ``PIayer cl6bec.``
-    and ``Player_c16bec`` passed for the player shown as ``Player c16bec``."""
-    skeleton = re.sub(r"[^a-z0-9]", "", name.lower().translate(_LOOK_ALIKES))
-    return _NAMELESS_SKELETON.fullmatch(skeleton) is not None
-
-
 def player_set_name(*, player: Player, name: str) -> Player:
     """Set the name leaderboards show; ``ValidationError`` says what is wrong with it."""
     name = " ".join(name.split())
@@ -153,16 +140,20 @@ def player_set_name(*, player: Player, name: str) -> Player:
         raise ValidationError(
             f"{name!r} is how a player without a name is shown: choose another name."
         )
-    taken = Player.objects.filter(display_name__iexact=name).exclude(pk=player.pk).exists()
-    if taken:
-        raise ValidationError(f"{name!r} is taken: choose another name.")
+    same = Player.objects.filter(Q(display_name__iexact=name) | Q(name_key=skeleton(name)))
+    if same.exclude(pk=player.pk).exists():
+        raise ValidationError(
+            f"{name!r} is taken, or reads as a name that is: choose another name."
+        )
     try:
         with transaction.atomic():
             hold(player)  # before the new name: a player written again keeps the one it had
-            player.display_name = name
-            player.save(update_fields=["display_name"])
+            player.display_name, player.name_key = name, skeleton(name)
+            player.save(update_fields=["display_name", "name_key"])
     except IntegrityError as error:  # taken between the check and the save
-        raise ValidationError(f"{name!r} is taken: choose another name.") from error
+        raise ValidationError(
+            f"{name!r} is taken, or reads as a name that is: choose another name."
+        ) from error
     return player
 
 
@@ -202,8 +193,9 @@ def player_adopt(*, anonymous_id: uuid.UUID | None, user: User) -> Player:
         Game.objects.filter(owner=anonymous).update(owner=account)
         if not account.display_name and anonymous.display_name:
             account.display_name, anonymous.display_name = anonymous.display_name, ""
-            anonymous.save(update_fields=["display_name"])
-            account.save(update_fields=["display_name"])
+            account.name_key, anonymous.name_key = anonymous.name_key, ""
+            anonymous.save(update_fields=["display_name", "name_key"])
+            account.save(update_fields=["display_name", "name_key"])
         anonymous.delete()
     return account
 

@@ -65,3 +65,20 @@ def test_naming_the_slug_fields_slug_keeps_every_slug() -> None:
     assert new.get_model("games", "Game").objects.get(pk=game.pk).slug == "fortress"
     assert new.get_model("games", "Daily").objects.get(date=day).slug == "citadel"
     assert new.get_model("games", "DealVerdict").objects.get(deal=5).slug == "chessboard"
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("migrations")
+def test_names_get_their_keys_and_an_older_look_alike_keeps_its_name() -> None:
+    """Names older than their keys: the first of those that read alike gets the key; a
+    later one keeps its name with no key (the constraint would refuse a second)."""
+    old = migrate([("games", "0012_game_deal_index")])
+    players = old.get_model("games", "Player").objects
+    first = players.create(display_name="Alice Lord")
+    alike = players.create(display_name="AIice Lord")
+    nameless = players.create()
+
+    new = migrate([("games", "0013_player_name_key")])
+
+    keys = dict(new.get_model("games", "Player").objects.values_list("pk", "name_key"))
+    assert keys == {first.pk: "allcelord", alike.pk: "", nameless.pk: ""}

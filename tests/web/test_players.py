@@ -158,6 +158,25 @@ def test_display_names_are_unique_ignoring_case(player: Player, db: None) -> Non
         player_set_name(player=player, name="ADA")
 
 
+@pytest.mark.parametrize("name", ["AIice Lord", "A1ice Lord", "Alice Lord.", "alice_lord"])
+def test_a_name_that_reads_as_a_taken_one_is_refused(player: Player, db: None, name: str) -> None:
+    """Only case was ignored: an attacker's pass took "AIice Lord" (a capital I), "A1ice
+    Lord" and "Alice Lord." beside "Alice Lord", each passing for her on the leaderboards."""
+    player_set_name(player=Player.objects.create(), name="Alice Lord")
+
+    with pytest.raises(Exception, match="reads as a name that is"):
+        player_set_name(player=player, name=name)
+    player.refresh_from_db()
+    assert player.display_name == ""
+
+
+def test_a_renamed_player_frees_the_name_and_its_look_alikes(player: Player, db: None) -> None:
+    other = player_set_name(player=Player.objects.create(), name="Alice Lord")
+    player_set_name(player=other, name="Bob")
+
+    assert player_set_name(player=player, name="AIice Lord").name_key == "allcelord"
+
+
 @pytest.mark.parametrize(
     "name",
     [
@@ -170,6 +189,11 @@ def test_display_names_are_unique_ignoring_case(player: Player, db: None) -> Non
         "Player c16bec.",
         "Player_c16bec",
         "Player-cI6bec",
+        # More an attacker's later pass saved, for "Player 5e0bec", "Player 2e0bec" and
+        # "Player 99abcd":
+        "Player Se0bec",
+        "Player Ze0bec",
+        "Player g9abcd",
     ],
 )
 def test_no_one_takes_the_name_a_nameless_player_is_shown_by(player: Player, name: str) -> None:
@@ -179,7 +203,7 @@ def test_no_one_takes_the_name_a_nameless_player_is_shown_by(player: Player, nam
         player_set_name(player=player, name=name)
 
 
-@pytest.mark.parametrize("name", ["Player 3703dg", "Player 3703dd2", "Player one"])
+@pytest.mark.parametrize("name", ["Player 3703dx", "Player 3703dd2", "Player one"])
 def test_names_that_only_begin_like_a_nameless_player_are_free(player: Player, name: str) -> None:
     assert player_set_name(player=player, name=name).display_name == name
 
