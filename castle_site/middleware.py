@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from django.core.exceptions import BadRequest
-from django.http import HttpRequest, HttpResponseBadRequest, HttpResponseBase
+from django.http import HttpRequest, HttpResponseBase
 from django.utils.cache import has_vary_header, patch_cache_control
 
 
@@ -24,26 +23,5 @@ def private_when_personal(
         if not response.has_header("Cache-Control") and has_vary_header(response, "Cookie"):
             patch_cache_control(response, private=True)
         return response
-
-    return middleware
-
-
-def readable_forms(
-    get_response: Callable[[HttpRequest], HttpResponseBase],
-) -> Callable[[HttpRequest], HttpResponseBase]:
-    """Refuse a POST whose form Django will not read (a urlencoded body in a charset other
-    than UTF-8) with a plain 400, before the CSRF check reads it.
-
-    Django raises ``BadRequest`` there without marking the body as read, and its error
-    pages run the CSRF check again, which reads it again: any client with a CSRF cookie
-    got a 500 at any URL, and the log three tracebacks (52 KB) a request."""
-
-    def middleware(request: HttpRequest) -> HttpResponseBase:
-        if request.method == "POST":
-            try:
-                request.POST  # noqa: B018 - read now, as the CSRF check would
-            except BadRequest as error:
-                return HttpResponseBadRequest(f"{error}\n", content_type="text/plain")
-        return get_response(request)
 
     return middleware

@@ -108,7 +108,6 @@ MIDDLEWARE = [
     "castle_site.middleware.private_when_personal",  # sees the session's Vary: Cookie
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
-    "castle_site.middleware.readable_forms",  # a form Django will not read: 400, not 500
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
