@@ -8,6 +8,7 @@ example inside one database transaction (the ``db`` fixture cannot roll back bet
 examples), so each example snapshots the games before its request and checks after.
 """
 
+import doctest
 import re
 import uuid
 from dataclasses import dataclass, field
@@ -22,6 +23,7 @@ from django.urls import Resolver404, URLPattern, URLResolver, get_resolver, reso
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+from castle_site import intake
 from castle_site.wsgi import application
 from games import services
 from games.forms import MoveForm
@@ -599,6 +601,11 @@ def test_a_body_larger_than_any_form_is_refused_before_it_is_read(world: World) 
 
     assert statuses == ["413 Content Too Large"]
     assert unread.tell() == 0
+
+
+def test_the_intake_examples_run() -> None:
+    """``castle_site.intake``'s docstring examples (the doctest run covers ``games`` only)."""
+    assert doctest.testmod(intake).failed == 0
 
 
 def test_a_request_in_utf8_reaches_the_site() -> None:
