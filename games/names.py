@@ -10,30 +10,41 @@ from __future__ import annotations
 import re
 
 LOOK_ALIKES = str.maketrans(
-    {"i": "l", "1": "l", "|": "l", "0": "o", "5": "s", "2": "z", "9": "g", "q": "g"}
+    {"i": "l", "1": "l", "|": "l", "0": "o", "5": "s", "2": "z", "9": "g", "q": "g", "8": "b"}
 )
 """Characters read as another, lower case: I (as i), 1 and | as l; 0 as o; 5 as S; 2 as
-Z; 9 and q as g."""
+Z; 9 and q as g; 8 as B."""
 
-NAMELESS = re.compile(r"player[olz34s678gabcdef]{6}")
+PAIRS = (("rn", "m"), ("vv", "w"), ("cl", "d"))
+"""Two letters read as one, after the characters: rn as m, vv as w, cl (or cI) as d. An
+attacker's pass took "Ernrna VVoods" beside "Emma Woods", "Aclam Docld" beside "Adam
+Dodd"."""
+
+NAMELESS = re.compile(r"player[olz34s67gabcdef]{6}")
 """The handle of a player without a name (``Player 3703dd``: ``models.Player.name``) as its
 skeleton reads: its six hexadecimal digits after the look-alikes."""
 
 
-def skeleton(name: str) -> str:
-    """``name`` as it reads: lower case, look-alikes as one character, nothing but letters
-    and digits.
+def skeleton(name: str, *, pairs: bool = True) -> str:
+    """``name`` as it reads: lower case, look-alikes as one character (and, with ``pairs``,
+    the ``PAIRS`` as one letter), nothing but letters and digits.
 
     >>> skeleton("AIice Lord.") == skeleton("A1ice Lord") == skeleton("alice_lord")
     True
     >>> skeleton("Player Se0bec")
     'playerseobec'
+    >>> skeleton("Ernrna VVoods") == skeleton("Emma Woods"), skeleton("Player 37o3cId")
+    (True, 'player37o3dd')
     """
-    return re.sub(r"[^a-z0-9]", "", name.lower().translate(LOOK_ALIKES))
+    text = re.sub(r"[^a-z0-9]", "", name.lower().translate(LOOK_ALIKES))
+    for pair, letter in PAIRS if pairs else ():
+        text = text.replace(pair, letter)
+    return text
 
 
 def looks_nameless(name: str) -> bool:
     """Whether ``name`` reads as the handle of a player without a name: ``PIayer cl6bec.``,
-    ``Player_c16bec`` and ``Player Se0bec`` passed for players shown as ``Player c16bec``
-    and ``Player 5e0bec``."""
-    return NAMELESS.fullmatch(skeleton(name)) is not None
+    ``Player_c16bec``, ``Player Se0bec`` and ``Player 37o3cld`` passed for players shown as
+    ``Player c16bec``, ``Player 5e0bec`` and ``Player 3703dd``. Read with and without the
+    pairs: a handle's own "c1" reads as "cl", not "d"."""
+    return any(NAMELESS.fullmatch(skeleton(name, pairs=p)) for p in (False, True))

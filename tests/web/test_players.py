@@ -158,11 +158,25 @@ def test_display_names_are_unique_ignoring_case(player: Player, db: None) -> Non
         player_set_name(player=player, name="ADA")
 
 
-@pytest.mark.parametrize("name", ["AIice Lord", "A1ice Lord", "Alice Lord.", "alice_lord"])
-def test_a_name_that_reads_as_a_taken_one_is_refused(player: Player, db: None, name: str) -> None:
-    """Only case was ignored: an attacker's pass took "AIice Lord" (a capital I), "A1ice
-    Lord" and "Alice Lord." beside "Alice Lord", each passing for her on the leaderboards."""
-    player_set_name(player=Player.objects.create(), name="Alice Lord")
+@pytest.mark.parametrize(
+    ("taken", "name"),
+    [
+        ("Alice Lord", "AIice Lord"),
+        ("Alice Lord", "A1ice Lord"),
+        ("Alice Lord", "Alice Lord."),
+        ("Alice Lord", "alice_lord"),
+        ("Emma Woods", "Ernrna VVoods"),
+        ("Adam Dodd", "Aclam Docld"),
+        ("Bob Hill", "8ob HiII"),
+    ],
+)
+def test_a_name_that_reads_as_a_taken_one_is_refused(
+    player: Player, db: None, taken: str, name: str
+) -> None:
+    """Only case was ignored: attackers' passes took "AIice Lord" (a capital I), "A1ice
+    Lord" and "Alice Lord." beside "Alice Lord", then "Ernrna VVoods" beside "Emma Woods",
+    each passing for another player on the leaderboards."""
+    player_set_name(player=Player.objects.create(), name=taken)
 
     with pytest.raises(Exception, match="reads as a name that is"):
         player_set_name(player=player, name=name)
@@ -194,6 +208,7 @@ def test_a_renamed_player_frees_the_name_and_its_look_alikes(player: Player, db:
         "Player Se0bec",
         "Player Ze0bec",
         "Player g9abcd",
+        "Player 37o3cld",  # for "Player 3703dd"
     ],
 )
 def test_no_one_takes_the_name_a_nameless_player_is_shown_by(player: Player, name: str) -> None:
