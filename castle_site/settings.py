@@ -301,12 +301,20 @@ LOGGING = {
     "formatters": {
         "plain": {"format": "{asctime} {levelname} {name}: {message}", "style": "{"},
     },
+    "filters": {"without_traceback": {"()": "castle_site.logs.WithoutTraceback"}},
     "handlers": {
         "console": {"class": "logging.StreamHandler", "formatter": "plain"},
+        "brief": {
+            "class": "logging.StreamHandler",
+            "formatter": "plain",
+            "filters": ["without_traceback"],
+        },
     },
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
     "loggers": {
         # Replaces Django's default handlers, which would print twice in DEBUG.
         "django": {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False},
+        # A refused request (a 400) in one line: castle_site.logs.WithoutTraceback.
+        "django.security": {"handlers": ["brief"], "level": LOG_LEVEL, "propagate": False},
     },
 }
