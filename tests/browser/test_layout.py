@@ -337,21 +337,24 @@ def test_the_stuck_panel_closes_to_show_the_piles_and_stays_closed(
     context.close()
 
 
-def test_archway_tall_reserves_leave_every_central_pile_its_top_card_on_a_phone(
-    browser: Browser, live_server: LiveServer
+@pytest.mark.parametrize("size", ["375x667", "360x740"])
+@pytest.mark.parametrize("deal", [6042231476122253367, 8446150865895572757, 479861568504652685])
+def test_archway_leaves_every_central_pile_its_top_card_on_a_phone(
+    browser: Browser, live_server: LiveServer, size: str, deal: int
 ) -> None:
-    """With seven cards in a reserve, the band of reserves left the central piles too little
-    of a 375x667 phone: their fans ran under the foundations, which covered the one card
-    each pile plays. The board takes a screen of its own then, and the page scrolls."""
-    width, height = SCREENS[PHONE]
+    """The band of reserves, as tall as the tallest (up to eight cards), left the central
+    piles too little of a phone: their fans ran under the foundations, which covered the one
+    card each pile plays (players' passes: the 6♦ of the first deal could not be tapped, nor
+    the Q♥ of the second). A board with a reserve of seven takes a screen of its own (the
+    page scrolls), and a fan squeezes its covered cards rather than run under."""
+    width, height = map(int, size.split("x"))
     context = browser.new_context(
         viewport={"width": width, "height": height}, has_touch=True, is_mobile=True
     )
-    context.screen_name = PHONE  # type: ignore[attr-defined]
+    context.screen_name = size  # type: ignore[attr-defined]
     page = context.new_page()
-    page.goto(live_server.url + "/play/archway/6042231476122253367/?autoplay=1")
-    expect(page.locator("#board .reserve.n7")).to_have_count(1)
-    shoot(page, "archway-tall-reserves")
+    page.goto(live_server.url + f"/play/archway/{deal}/?autoplay=1")
+    shoot(page, f"archway-{deal}")
 
     tops = page.locator("#board .central > .pile > .card:last-child")
     foundations = page.locator("#board .foundations > .pile")
