@@ -306,23 +306,27 @@ UNDER_THE_PANEL = """cards => {
 """How many of the cards have their index (their top 16 px) under the stuck panel."""
 
 
+@pytest.mark.parametrize("size", [PHONE, "1280x800"])
 def test_the_stuck_panel_closes_to_show_the_piles_and_stays_closed(
-    browser: Browser, live_server: LiveServer
+    browser: Browser, live_server: LiveServer, size: str
 ) -> None:
     """On a phone the stuck panel covers the foundations and the top of every pile: its
-    heading closes it (a disclosure, no script needed) to a strip that covers no card, and
-    it stays closed while the game stays stuck (an action's answer draws it again)."""
-    width, height = SCREENS[PHONE]
+    heading closes it (a disclosure, no script needed) to a strip that covers no card (a
+    player's second pass: closed, it still cut the first row's indexes in half on a laptop),
+    and it stays closed while the game stays stuck (an action's answer draws it again)."""
+    width, height = SCREENS[size]
+    phone = size == PHONE
     context = browser.new_context(
-        viewport={"width": width, "height": height}, has_touch=True, is_mobile=True
+        viewport={"width": width, "height": height}, has_touch=phone, is_mobile=phone
     )
-    context.screen_name = PHONE  # type: ignore[attr-defined]
+    context.screen_name = size  # type: ignore[attr-defined]
     page = context.new_page()
     page.goto(live_server.url + "/play/fortress/46/")  # no card can move
     panel = page.locator("#status details.panel.stuck")
     expect(panel).to_have_js_property("open", True)
     cards = page.locator("#board .card")
-    assert cards.evaluate_all(UNDER_THE_PANEL) > 10
+    if phone:
+        assert cards.evaluate_all(UNDER_THE_PANEL) > 10
 
     page.get_by_text("No way forward").click()
 
