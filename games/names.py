@@ -10,17 +10,28 @@ from __future__ import annotations
 import re
 
 LOOK_ALIKES = str.maketrans(
-    {"i": "l", "1": "l", "|": "l", "0": "o", "5": "s", "2": "z", "9": "g", "q": "g", "8": "b"}
+    {
+        "i": "l",
+        "1": "l",
+        "|": "l",
+        "0": "o",
+        "5": "s",
+        "2": "z",
+        "9": "g",
+        "q": "g",
+        "8": "b",
+        "6": "b",
+    }
 )
 """Characters read as another, lower case: I (as i), 1 and | as l; 0 as o; 5 as S; 2 as
-Z; 9 and q as g; 8 as B."""
+Z; 9 and q as g; 8 and 6 as B (a player's pass took "6ob" beside "Bob")."""
 
 PAIRS = (("rn", "m"), ("vv", "w"), ("cl", "d"))
 """Two letters read as one, after the characters: rn as m, vv as w, cl (or cI) as d. An
 attacker's pass took "Ernrna VVoods" beside "Emma Woods", "Aclam Docld" beside "Adam
 Dodd"."""
 
-NAMELESS = re.compile(r"player[olz34s67gabcdef]{6}")
+NAMELESS = re.compile(r"player[olz34s7gabcdef]{6}")
 """The handle of a player without a name (``Player 3703dd``: ``models.Player.name``) as its
 skeleton reads: its six hexadecimal digits after the look-alikes."""
 

@@ -168,6 +168,7 @@ def test_display_names_are_unique_ignoring_case(player: Player, db: None) -> Non
         ("Emma Woods", "Ernrna VVoods"),
         ("Adam Dodd", "Aclam Docld"),
         ("Bob Hill", "8ob HiII"),
+        ("Bob Moore117", "6ob rnoore117"),
     ],
 )
 def test_a_name_that_reads_as_a_taken_one_is_refused(
