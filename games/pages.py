@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from games import leaderboard
-from games.models import Game
+from games.models import DealVerdict, Game
 from games.players import prefers_four_colour
 from games.presentation import (
     Replay,
@@ -32,6 +32,10 @@ from games.services import IDLE_CAP, Outcome, at_opening, takes_back
 
 Page = dict[str, Any]
 """A template context: what the game page's template and its partials read."""
+
+POLL_DELAYS = (2, 3, 5, 8, 13, 21, 30, 30, 30, 30, 30, 30)
+"""Seconds before each next look at a pending verdict; then the page stops asking (the
+badge shows the answer on the next page load)."""
 
 
 def game_page(
@@ -99,7 +103,21 @@ def after_action(outcome: Outcome, *, kind: str, viewer: uuid.UUID | None, now: 
         page["changed"] = touched_piles(view, board, replayed, back=back)
         carry_run(view, board, replayed, back=back)
     page |= {"played": played, "back": back, "whole_counter": kind != "move"}
+    if page["won"]:  # a pending badge goes ("Checking whether this deal can be won…")
+        page |= verdict_badge(outcome.game)
     return page
+
+
+def verdict_badge(game: Game, looks: int = 0) -> Page:
+    """The ``#verdict`` partial's context: the verdict, and when to look again. None while
+    it is pending for a won game: the player proved the deal winnable, and "Checking
+    whether this deal can be won…" stood beside the win until the worker came to it."""
+    verdict = DealVerdict.for_game(game)
+    pending = verdict is not None and verdict.verdict == DealVerdict.Verdict.PENDING
+    if pending and game.is_finished:
+        return {"verdict": None, "poll": None}
+    again = POLL_DELAYS[looks] if pending and looks < len(POLL_DELAYS) else None
+    return {"verdict": verdict, "poll": {"next": looks + 1, "delay": again} if again else None}
 
 
 def action_message(outcome: Outcome, replayed: Replay | None = None, *, kind: str) -> str:

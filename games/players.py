@@ -140,20 +140,18 @@ def player_set_name(*, player: Player, name: str) -> Player:
         raise ValidationError(
             f"{name!r} is how a player without a name is shown: choose another name."
         )
-    same = Player.objects.filter(Q(display_name__iexact=name) | Q(name_key=skeleton(name)))
+    key = skeleton(name)
+    taken = ValidationError(f"{name!r} is taken, or reads as a name that is: choose another name.")
+    same = Player.objects.filter(Q(display_name__iexact=name) | Q(name_key=key))
     if same.exclude(pk=player.pk).exists():
-        raise ValidationError(
-            f"{name!r} is taken, or reads as a name that is: choose another name."
-        )
+        raise taken
     try:
         with transaction.atomic():
             hold(player)  # before the new name: a player written again keeps the one it had
-            player.display_name, player.name_key = name, skeleton(name)
+            player.display_name, player.name_key = name, key
             player.save(update_fields=["display_name", "name_key"])
     except IntegrityError as error:  # taken between the check and the save
-        raise ValidationError(
-            f"{name!r} is taken, or reads as a name that is: choose another name."
-        ) from error
+        raise taken from error
     return player
 
 

@@ -334,7 +334,7 @@ def has_pooled_deal(slug: str) -> bool:
     return DealVerdict.objects.filter(slug=slug, pooled=True, verdict=Verdict.WINNABLE).exists()
 
 
-def is_empty(counts: dict[str, int]) -> bool:
+def no_fresh_deal(counts: dict[str, int]) -> bool:
     """No fresh deal of any difficulty: New game has nothing proved to deal."""
     return not any(counts.values())
 
@@ -385,7 +385,7 @@ def fill_pool(slug: str) -> dict[str, object]:
         board = Board(rules, deal)
         if not is_playable(board):
             continue
-        budget = FIRST_DEAL_NODES if is_empty(counts) else POOL_NODES
+        budget = FIRST_DEAL_NODES if no_fresh_deal(counts) else POOL_NODES
         result = _solve(board, budget)
         kind = label(result)
         if not kind or counts[kind] >= POOL_CAP:
@@ -394,7 +394,7 @@ def fill_pool(slug: str) -> dict[str, object]:
             counts[kind] += 1
             found += 1
     counts = fresh_counts(rules.slug)
-    if is_short(counts) and (found or is_empty(counts)):
+    if is_short(counts) and (found or no_fresh_deal(counts)):
         _enqueue_fill(rules.slug, counts, now=timezone.now(), from_task=True)
     return {"slug": rules.slug, "tried": tried, "found": found}
 
@@ -436,7 +436,7 @@ def _enqueue_fill(
 def _paused(tasks: QuerySet[DBTaskResult], counts: dict[str, int], now: datetime) -> bool:
     """Whether a game's pool, which has deals, waits after a batch that pooled nothing
     (``FRUITLESS_PAUSE``); ``tasks`` are the game's ``fill_pool`` results."""
-    if is_empty(counts):
+    if no_fresh_deal(counts):
         return False
     last = (
         tasks.filter(status=TaskResultStatus.SUCCESSFUL)

@@ -23,7 +23,7 @@ from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import reswap, retarget
 from django_htmx.middleware import HtmxDetails
 
-from games import limits, pages, pool_views, pools, services, solver_jobs
+from games import limits, pages, pools, services, solver_jobs
 from games.daily import live_daily_of_deal, live_deal_refusal, secrecy_refusal
 from games.forms import ActionForm, DealsForm, ImportForm, MoveForm, PlayForm, ReplayForm
 from games.models import DealChoice, Game
@@ -162,7 +162,7 @@ def game_page(request: HtmxHttpRequest, game_id: uuid.UUID) -> HttpResponse:
     if hinted is not None:
         selected = board.selection(hinted)
     page = pages.game_page(game, board, selected=selected, hint=hinted, **_viewer(request))
-    page.update(pool_views.badge(game))
+    page.update(pages.verdict_badge(game))
     return render(request, GAME_PAGE + ("#board" if _fragment(request) else ""), page)
 
 
@@ -502,8 +502,6 @@ def _act(
             messages.info(request, message, extra_tags=STATUS_NOTE)
         return _see_other(outcome.game)
     page = pages.after_action(outcome, kind=kind, **_viewer(request))
-    if page["won"]:  # a pending badge goes ("Checking whether this deal can be won…")
-        page.update(pool_views.badge(outcome.game))
     return _partials(request, page)
 
 

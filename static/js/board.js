@@ -250,6 +250,14 @@
     });
   }
 
+  /* A stuck panel the player closed (to see the piles under it) stays closed while the
+     game stays stuck: a move that leads back to a known position answers it again. */
+  function keepClosed(old, fresh) {
+    var was = old.querySelector("details.panel.stuck");
+    var now = fresh.querySelector("details.panel.stuck");
+    if (was && now && !was.open) now.open = false;
+  }
+
   /* Each element of the answer replaces the one with its id, except a pile
      (games/piles.html#change, every "pile-" element of an answer): the pile keeps its cards
      below data-from (0 when absent), less those at the
@@ -259,14 +267,6 @@
      first change (focus, where flights start) and once after the last (where they land),
      never in between: the new board is painted in the first frame after the answer, with
      the glide layered over it. */
-  /* A stuck panel the player closed (to see the piles under it) stays closed while the
-     game stays stuck: a move that leads back to a known position answers it again. */
-  function keepClosed(old, fresh) {
-    var was = old.querySelector("details.panel.stuck");
-    var now = fresh.querySelector("details.panel.stuck");
-    if (was && now && !was.open) now.open = false;
-  }
-
   function apply(html, lift) {
     var template = document.createElement("template");
     template.innerHTML = html;
