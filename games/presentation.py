@@ -16,6 +16,7 @@ from games.rules import GAMES, Board, Card, GameRules, Move, NotationError, get_
 from games.rules.cards import RANK_NAMES, RANKS, SUIT_NAMES
 from games.rules.piles import Pile, PileKind, read_selection, selection_text
 from games.rules.solver import Hint
+from games.rules.tables import rule_book
 from games.rules.variants import Arch, Wings
 
 SUIT_SYMBOLS = "♣♦♥♠"
@@ -373,8 +374,16 @@ def pile_words(rules: GameRules, text: str) -> str:
     'Right pile 2 is empty'
     >>> pile_words(get_game("citadel"), "Only hearts go to f3, not 5C")
     'Only hearts go to the hearts foundation, not 5C'
+
+    A name the game has no pile of stays as written (it comes from the player's input):
+
+    >>> pile_words(get_game("citadel"), "'x-r99.' is not a move; t9 and f5 neither")
+    "'x-r99.' is not a move; t9 and f5 neither"
     """
-    named = _PILE_NAME.sub(lambda name: where(rules, name.group()), text)
+    piles = rule_book(rules).index
+    named = _PILE_NAME.sub(
+        lambda name: where(rules, name.group()) if name.group() in piles else name.group(), text
+    )
     return named[:1].upper() + named[1:]
 
 

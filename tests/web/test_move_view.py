@@ -88,6 +88,8 @@ def shown(html: str) -> str:
     [
         {"move": "zz", "ply": "0"},
         {"move": "t99-t1", "ply": "0"},
+        {"move": "x-r99.", "ply": "0"},  # its refusal quotes it: r99 named no pile (a 500)
+        {"move": "x-f9.", "ply": "0"},
         {"move": "t3-r1", "ply": "0"},
         {"move": "r:7H-f3", "ply": "0"},
         {"move": "", "ply": "0"},

@@ -391,6 +391,19 @@ def test_an_imported_move_that_cannot_be_played_names_its_piles_as_the_board_doe
     assert " f1 " not in text.split("cannot be played.")[1]
 
 
+@pytest.mark.parametrize("move", ["x-r99.", "x-f9.", "t1-t99"])
+def test_an_imported_move_naming_no_pile_of_the_game_is_quoted_as_written(
+    owner_client: Client, db: None, move: str
+) -> None:
+    """The refusal quotes the input, and its pile names were read as the game's: "r99" asked
+    for the 99th reserve's name, and the answer was a 500."""
+    record = f"game: citadel\ndeal: 1\n{move}\n"
+    response = owner_client.post(reverse("games:import"), {"record": record, "then": "replay"})
+
+    assert response.status_code == 400
+    assert f"Line 3: move 1 ({move}) cannot be played" in html.unescape(response.text)
+
+
 def played(game: Game) -> Game:
     """Mark ``game`` as one the player moved in (what statistics count)."""
     PlayedMove.objects.create(game=game, ply=game.ply + 1, notation="t1-t2", undone=True)
