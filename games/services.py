@@ -284,7 +284,7 @@ def game_undo(
     """Take back the last player move and the auto-play that followed it; or a restart."""
     game, board = _load(game_id, player_id, expected_ply)
     if game.restart_ply and board.ply < game.restart_ply:
-        return _redo(game, board, now=now, upto=game.restart_ply, count_undo=True)
+        return _redo(game, board, now=now, upto=game.restart_ply)
     group = _last_group(_line(game, board))
     if not group:
         raise IllegalMove("undo", "There is no move to undo")
@@ -304,7 +304,7 @@ def game_redo(
 ) -> Outcome:
     """Play again the next undone player move and its auto-play."""
     game, board = _load(game_id, player_id, expected_ply)
-    return _redo(game, board, now=now, upto=None, count_undo=False)
+    return _redo(game, board, now=now, upto=None)
 
 
 def game_restart(
@@ -393,10 +393,9 @@ def _last_group(line: Line) -> Line:
     return []
 
 
-def _redo(
-    game: Game, board: Board, *, now: datetime, upto: int | None, count_undo: bool
-) -> Outcome:
-    """Replay undone rows: the next player move and its auto-play, or all up to ``upto``."""
+def _redo(game: Game, board: Board, *, now: datetime, upto: int | None) -> Outcome:
+    """Replay undone rows: the next player move and its auto-play, or all up to ``upto`` (the
+    Undo of a restart, which takes back no move and so counts no undo: RULES.md)."""
     pending = list(
         game.moves.filter(undone=True, ply__gt=board.ply)
         .order_by("ply")
@@ -415,7 +414,6 @@ def _redo(
     except IllegalMove as error:  # the rows changed since the game row was read
         raise GameConflict(game, "This game moved on in another tab") from error
     game.redo -= len(pending)
-    game.undos += count_undo
     with transaction.atomic():
         _save(game, board, now=now)
         PlayedMove.objects.filter(pk__in=[m[0] for m in pending]).update(undone=False)

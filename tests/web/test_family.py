@@ -62,3 +62,25 @@ def test_a_day_has_the_six_classics_and_one_family_game() -> None:
     games = dailies.daily_games(dt.date(2026, 12, 1))
     assert games[:6] == [slug for slug, rules in GAMES.items() if rules.is_classic]
     assert len(games) == 7 and games[6] in FAMILY
+
+
+@pytest.mark.parametrize("slug", sorted(GAMES))
+def test_a_rules_page_counts_moves_one_way(client: Client, slug: str) -> None:
+    """A page said "Every card that moves counts as one move" and, in the next lines, that a
+    run of cards is one move; a run game's page now says each move counts one."""
+    page = " ".join(client.get(reverse("games:rules", args=[slug])).text.split())
+    runs = GAMES[slug].runs
+    assert ("Every card that moves counts as one move" in page) is not runs
+    assert ("it counts one move" in page) is runs
+    assert "the game finishes itself" in page
+
+
+@pytest.mark.parametrize("slug", [slug for slug in sorted(GAMES) if GAMES[slug].base_is_chosen])
+def test_a_chosen_base_game_says_auto_play_may_lay_first_cards_once_it_is_chosen(
+    client: Client, slug: str
+) -> None:
+    """Its page said auto-play never lays a foundation's first card; finishing the game lays
+    the other foundations' once the player has chosen the base rank."""
+    page = " ".join(client.get(reverse("games:rules", args=[slug])).text.split())
+    assert "never lays the first card of a foundation" not in page
+    assert "Auto-play never chooses the base rank" in page

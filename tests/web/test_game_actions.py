@@ -138,6 +138,8 @@ def test_restart_goes_back_to_the_deal_and_one_undo_returns(
     assert act(owner_client, game, "undo", 0).status_code == 303
     game.refresh_from_db()
     assert game.ply == 3 and game.position == before
+    # RULES.md: each move taken back counts one undo; the Undo of a restart takes back none.
+    assert game.undos == 3
 
 
 @pytest.mark.parametrize("action", ["undo", "redo", "restart", "autoplay"])
