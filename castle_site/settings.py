@@ -301,19 +301,30 @@ LOGGING = {
     "formatters": {
         "plain": {"format": "{asctime} {levelname} {name}: {message}", "style": "{"},
     },
-    "filters": {"without_traceback": {"()": "castle_site.logs.WithoutTraceback"}},
+    "filters": {
+        "without_traceback": {"()": "castle_site.logs.WithoutTraceback"},
+        "capped": {"()": "castle_site.logs.Capped"},
+    },
     "handlers": {
         "console": {"class": "logging.StreamHandler", "formatter": "plain"},
+        # What clients make Django write (castle_site.logs.Capped): cut short, a few a second.
+        "requests": {
+            "class": "logging.StreamHandler",
+            "formatter": "plain",
+            "filters": ["capped"],
+        },
         "brief": {
             "class": "logging.StreamHandler",
             "formatter": "plain",
-            "filters": ["without_traceback"],
+            "filters": ["without_traceback", "capped"],
         },
     },
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
     "loggers": {
         # Replaces Django's default handlers, which would print twice in DEBUG.
         "django": {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False},
+        # Each 4xx (a warning) and 5xx (an error, with its traceback) Django answers.
+        "django.request": {"handlers": ["requests"], "level": LOG_LEVEL, "propagate": False},
         # A refused request (a 400) in one line: castle_site.logs.WithoutTraceback.
         "django.security": {"handlers": ["brief"], "level": LOG_LEVEL, "propagate": False},
     },

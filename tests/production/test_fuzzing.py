@@ -12,6 +12,7 @@ import doctest
 import logging
 import re
 import uuid
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from io import BytesIO, StringIO
 from typing import Any
@@ -24,7 +25,7 @@ from django.urls import Resolver404, URLPattern, URLResolver, get_resolver, reso
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from castle_site import intake
+from castle_site import intake, logs
 from castle_site.wsgi import application
 from games import services
 from games.forms import MoveForm
@@ -604,23 +605,65 @@ def test_a_body_larger_than_any_form_is_refused_before_it_is_read(world: World) 
     assert unread.tell() == 0
 
 
-def test_a_suspicious_request_is_logged_in_one_line() -> None:
+@pytest.fixture
+def log_of() -> Iterator[Callable[[str], StringIO]]:
+    """What a logger's handler writes from now on, its rate limit's buckets emptied (each
+    test starts with a full burst)."""
+    swapped: list[tuple[logging.StreamHandler[Any], Any]] = []
+
+    def capture(name: str) -> StringIO:
+        handler = logging.getLogger(name).handlers[0]
+        assert isinstance(handler, logging.StreamHandler)
+        for capped in handler.filters:
+            if isinstance(capped, logs.Capped):
+                capped._buckets.clear()
+        log = StringIO()
+        swapped.append((handler, handler.setStream(log)))
+        return log
+
+    yield capture
+    for handler, stream in swapped:
+        handler.setStream(stream)
+
+
+def test_a_suspicious_request_is_logged_in_one_line(log_of: Callable[[str], StringIO]) -> None:
     """Django logs a request it refuses as suspicious (here more than 1,000 form fields) at
     ERROR with its traceback: 1.3-1.7 KB of log for each 400, which no limit counts."""
     body = "&".join(f"f{i}=1" for i in range(1_001))
-    handler = logging.getLogger("django.security").handlers[0]
-    assert isinstance(handler, logging.StreamHandler)
-    log = StringIO()
-    before = handler.setStream(log)
-    try:
-        response = Client().post("/import/", body, content_type="application/x-www-form-urlencoded")
-    finally:
-        handler.setStream(before)
+    log = log_of("django.security")
+
+    response = Client().post("/import/", body, content_type="application/x-www-form-urlencoded")
 
     assert response.status_code == 400
     logged = log.getvalue()
     assert "TooManyFieldsSent" in logged and "Traceback" not in logged
     assert len(logged.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("logger", "path", "host", "status"),
+    [
+        ("django.security", "/", "h" * 8_000, 400),
+        ("django.request", "/" + "p" * 4_000, "testserver", 404),
+    ],
+    ids=["8 KB host", "4 KB path"],
+)
+def test_a_flood_of_refused_requests_writes_a_few_short_lines(
+    log_of: Callable[[str], StringIO], logger: str, path: str, host: str, status: int
+) -> None:
+    """An attacker's pass wrote 16.4 KB of log for each request with an 8 KB ``Host`` (1,020
+    a second: 1.45 TB a day) and 4.1 KB for each 404 of a 4 KB path; no rate limit counts
+    them. Each line is now cut short, and a logger writes a few a second."""
+    log = log_of(logger)
+    client = Client()
+
+    for _ in range(300):
+        assert client.get(path, HTTP_HOST=host).status_code == status
+
+    lines = log.getvalue().splitlines()
+    assert 1 <= len(lines) <= 40
+    assert max(len(line) for line in lines) < 500
+    assert "characters)" in lines[0]
 
 
 def test_the_intake_examples_run() -> None:
