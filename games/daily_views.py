@@ -11,6 +11,7 @@ import datetime as dt
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_safe
 
@@ -20,7 +21,7 @@ from games.daily_tasks import daily_request
 from games.models import Daily
 from games.players import current_player, known_player
 from games.rules import get_game
-from games.views import rules_or_404
+from games.views import from_another_site, rules_or_404
 
 NOT_OUT = "There is no daily challenge for that day."
 
@@ -111,5 +112,11 @@ def play(request: HttpRequest, date: dt.date, slug: str) -> HttpResponse:
         if rules.slug not in dailies.daily_games(date):
             raise Http404(f"{rules.name} has no daily challenge that day.")
         return redirect("games:daily_day", date=date)  # still being prepared: the day says so
+    if from_another_site(request):
+        # A link on another site starts no daily game: its clock would run from the visit
+        # (an attacker's pass: 120 s on the victim's entry before their first move).
+        player = known_player(request)
+        game = player.games.filter(daily=daily).first() if player else None
+        return redirect(game or reverse("games:daily_leaderboard", args=[date, rules.slug]))
     game = dailies.daily_start(player=current_player(request), daily=daily, now=now)
     return redirect(game)

@@ -135,7 +135,7 @@ def play(request: HtmxHttpRequest, slug: str, deal: int | None = None) -> HttpRe
             slug=rules.slug,
             deal=deal,
             choice=form.cleaned_data["deals"] or None,
-            remember=form.cleaned_data["remember"] and not _from_another_site(request),
+            remember=form.cleaned_data["remember"] and not from_another_site(request),
             autoplay=form.cleaned_data["autoplay"],
             options=form.cleaned_data["options"],
             now=timezone.now(),
@@ -559,9 +559,10 @@ def _refused(
     return render(request, GAME_PAGE, page, status=status)
 
 
-def _from_another_site(request: HtmxHttpRequest) -> bool:
+def from_another_site(request: HttpRequest) -> bool:
     """Whether the browser says another site sent this request (``Sec-Fetch-Site``): a
-    link elsewhere may start a game, never change the player's preferences."""
+    link elsewhere may start a game, never change the player's preferences nor start their
+    daily game (its clock)."""
     return request.headers.get("Sec-Fetch-Site", "same-origin") not in {"same-origin", "none"}
 
 

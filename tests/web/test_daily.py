@@ -911,6 +911,22 @@ def test_starting_a_daily_links_the_game_and_resumes_it(owner_client: Client, li
     assert game.daily == live and game.deal == live.deal
 
 
+def test_a_link_on_another_site_starts_no_daily_game(owner_client: Client, live: Daily) -> None:
+    """A cross-site link to a daily's play URL created the visitor's one daily game, its
+    clock running from that visit (120 s on the entry before their first move, in an
+    attacker's pass); it now shows the daily's page, whose Play starts it."""
+    url = reverse("games:daily_play", args=[live.date, "citadel"])
+    elsewhere = {"Sec-Fetch-Site": "cross-site"}
+
+    shown = owner_client.get(url, headers=elsewhere)
+
+    assert shown["Location"] == reverse("games:daily_leaderboard", args=[live.date, "citadel"])
+    assert not Game.objects.exists()
+    started = owner_client.get(url, headers={"Sec-Fetch-Site": "same-origin"})
+    again = owner_client.get(url, headers=elsewhere)
+    assert started["Location"] == again["Location"] == Game.objects.get().get_absolute_url()
+
+
 def test_the_archive_shows_one_month_at_a_time(client: Client, db: None) -> None:
     today = utc_now().date()
     this_month = today.replace(day=1)
