@@ -808,7 +808,7 @@ def test_a_held_win_says_its_own_reason_on_the_leaderboard(daily: Daily, member)
     page = client.get(reverse("games:daily_leaderboard", args=[daily.date, daily.slug])).text
 
     assert "your win is waiting for a moderator (its " in html.unescape(page)
-    assert "are the daily&#x27;s own solution, one for one)" in page
+    assert "lay the same cards as the daily&#x27;s own solution: 14 of 14)" in page
     assert "faster than a person clicks" not in page.split('class="mine-note"')[1]
 
 
@@ -818,19 +818,46 @@ def test_a_short_solution_repeated_flags_nothing() -> None:
     short = Daily(solution="t1-t4 t1-f1 t5-t2 t8-t5 t8-f2")
 
     assert leaderboard.copies_the_solution(short, short.solution.split()) == ""
-    assert leaderboard.copies_the_solution(Daily(solution=" ".join(SOLUTION)), SOLUTION).startswith(
-        "its "
-    )
+    assert leaderboard.copies_the_solution(make_copied(), SOLUTION).startswith("its ")
+
+
+def make_copied() -> Daily:
+    """Citadel deal 3's daily, not stored: what ``copies_the_solution`` reads."""
+    return Daily(slug="citadel", deal=3, solution=" ".join(SOLUTION))
 
 
 def test_the_solution_is_recognised_whatever_order_foundation_moves_come_in() -> None:
-    daily = Daily(solution=" ".join(SOLUTION))
+    daily = make_copied()
     assert SOLUTION[:2] == ["t1-t4", "t1-f1"]
     reordered = [SOLUTION[1], SOLUTION[0], *SOLUTION[2:]]  # auto-play's order, say
     assert leaderboard.copies_the_solution(daily, reordered)
     assert not leaderboard.copies_the_solution(daily, LINE)
     assert not leaderboard.copies_the_solution(Daily(solution=""), [])
     assert not leaderboard.copies_the_solution(Daily(solution="-"), LINE)
+
+
+def test_a_copy_with_two_moves_swapped_is_recognised(daily: Daily, member) -> None:
+    """An attacker's pass swapped two moves between piles that do not depend on each other
+    (t5-t2 and t7-t3 here): the copy, compared move for move, ranked 1st at par with no
+    hint, flagged nothing. Compared as placements it is the same line."""
+    assert SOLUTION[7:9] == ["t5-t2", "t7-t3"]
+    swapped = [*SOLUTION[:7], "t7-t3", "t5-t2", *SOLUTION[9:]]
+
+    win(member, daily, at=NOON, seconds_per_move=2, line=swapped)
+
+    entry = Entry.objects.get()
+    assert entry.moves == daily.par
+    assert entry.flagged and "the daily's own solution: 14 of 14" in entry.flag_reason
+    assert leaderboard.ranking(daily, now=NOON) == []
+
+
+def test_a_line_sharing_some_placements_with_the_solution_is_not_a_copy() -> None:
+    """A person's line (``LINE``) lays 10 of its 28 moves between piles as the solution's
+    14 do: well under the share."""
+    daily = make_copied()
+    assert leaderboard.copies_the_solution(daily, LINE) == ""
+    mine, theirs = leaderboard._placements(daily, LINE), leaderboard._placements(daily, SOLUTION)
+    assert ((mine & theirs).total(), mine.total(), theirs.total()) == (10, 28, 14)
 
 
 def test_a_person_playing_at_human_speed_is_not_flagged(daily: Daily, member) -> None:
