@@ -27,7 +27,7 @@ from games.presentation import (
     touched_piles,
 )
 from games.rules import Board, Move
-from games.rules.solver import Hint
+from games.rules.solver import SOLVED, Hint
 from games.services import IDLE_CAP, Outcome, at_opening, takes_back
 
 Page = dict[str, Any]
@@ -160,6 +160,10 @@ def after_hint(
     )
     # A touched pile draws from ``start`` on.
     page["changed"] = touched_piles(page["view"], board, replayed, back=True)
+    if answer.verdict == SOLVED and not game.daily_id:  # it may have settled the badge
+        badge = verdict_badge(game)
+        settled = badge["verdict"] and badge["verdict"].verdict != DealVerdict.Verdict.PENDING
+        page |= {**badge, "settled": True} if settled else {}
     return page
 
 

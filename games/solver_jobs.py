@@ -36,6 +36,7 @@ from typing import Final
 from django.conf import settings
 from django.core.cache import cache
 from django.tasks import task
+from django.utils import timezone
 
 from games.models import Analysis, Daily, DealVerdict, Game
 from games.presentation import seconds_text
@@ -159,7 +160,28 @@ def position_hint(
     if found and game is not None:
         line = [move.notation() for move in found]
         cache.set(line_key(game.pk), (board.layout(), line), timeout=HINT_LINE_SECONDS)
+        _settle_pending_verdict(game, board, line)
     return answer, True
+
+
+def _settle_pending_verdict(game: Game, board: Board, line: list[str]) -> None:
+    """Settle a typed deal's pending verdict with the winning line a hint found: the game's
+    moves, then the hint's line. "Checking whether this deal can be won…" stood beside a
+    hint's "(109 moves to win)" while the worker, which decides verdicts after all other
+    work, had not come to the deal (a player's pass). Such a proof is no search from the
+    deal: its ``nodes`` stay 0 (the badge says a hint found it) and it has no difficulty.
+    Not for a daily's deal, nor with an easing option (a line it allows proves nothing)."""
+    if game.options or game.daily_id is not None:
+        return
+    proof = [move.notation() for move in board.move_stack] + line
+    DealVerdict.objects.filter(
+        slug=game.slug, deal=game.deal, verdict=DealVerdict.Verdict.PENDING
+    ).update(
+        verdict=DealVerdict.Verdict.WINNABLE,
+        solution=" ".join(proof),
+        moves=len(proof),
+        solved_at=timezone.now(),
+    )
 
 
 def _known_hint(board: Board, game: Game) -> Hint | None:

@@ -42,6 +42,31 @@ def test_hint_highlights_the_next_move_of_a_winning_line_and_counts(
     assert game.hints == 1 and game.ply == 0
 
 
+def test_a_solved_hint_settles_a_pending_verdict_of_the_deal(
+    owner_client: Client, start_game, now
+) -> None:
+    """A player's pass: "Checking whether this deal can be won…" stood beside a hint's
+    "(109 moves to win)", the worker not having come to the deal. The hint's line, after
+    the game's moves, proves the deal winnable, and the hint's answer says so."""
+    game = start_game("beleaguered-castle", 2)
+    services.game_play_move(
+        game_id=game.pk, player_id=game.owner_id, move="t7-t8", expected_ply=0, now=now
+    )
+    DealVerdict.objects.create(slug=game.slug, deal=game.deal, requested_at=now)
+
+    response = owner_client.post(reverse("games:hint", args=[game.pk]), headers=HX)
+
+    verdict = DealVerdict.objects.get()
+    assert verdict.verdict == DealVerdict.Verdict.WINNABLE and verdict.nodes == 0
+    assert verdict.line[0] == "t7-t8" and verdict.moves == len(verdict.line)
+    board = Board(game.slug, game.deal)
+    for move in verdict.line:
+        board.play(move)
+    assert board.is_won()
+    assert 'id="verdict" class="verdict winnable"' in response.text
+    assert f"then a hint's line, win it in {verdict.moves} moves." in response.text
+
+
 def test_without_javascript_the_hinted_card_comes_selected(
     owner_client: Client, start_game
 ) -> None:
