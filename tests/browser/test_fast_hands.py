@@ -16,6 +16,8 @@ from playwright.sync_api import Browser, Locator, Page, Request, Route, expect
 from pytest_django.live_server_helper import LiveServer
 
 from games.models import Game
+from games.rules import Move, solver
+from games.rules.solver import Hint
 from tests.browser.helpers import run_card, strip, top_card
 
 pytestmark = pytest.mark.browser
@@ -394,7 +396,7 @@ def test_a_run_is_picked_by_its_lowest_card_and_moves_in_one_request(
 ) -> None:
     url = run_start(page, live_server, watch)
     head = run_card(page, "t2", 2)
-    expect(head).to_have_accessible_name(re.compile(r" and the cards on it$"))
+    expect(head).to_have_accessible_name(re.compile(r" and the card on it$"))
 
     head.click(position=strip(head))
     expect(page.locator("#pile-t2 .card.picked")).to_have_count(2)
@@ -407,6 +409,36 @@ def test_a_run_is_picked_by_its_lowest_card_and_moves_in_one_request(
     assert stored(Game.objects.get()) == [("t7-t2", False), ("t2-t8x2", False)]
     assert watch.requests == ["POST moves"]
     still_in_the_game(page, url, watch)
+
+
+def test_a_hinted_run_shows_its_top_card(
+    page: Page, live_server: LiveServer, watch: Watch, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The hinted run's lowest card was raised over the cards on it: the run's top card, the
+    one a player reads, lay under it (a player's pass). The whole run is marked instead."""
+    run = Move.from_notation("t2-t8x2")
+    monkeypatch.setattr(
+        solver, "hint_and_line", lambda board, seconds=1.0: (Hint("solved", run, 40), [])
+    )
+    run_start(page, live_server, watch)
+
+    page.get_by_role("button", name="Hint").click()
+
+    expect(page.locator("#pile-t8.hint-to")).to_have_count(1)
+    head, top = run_card(page, "t2", 2), top_card(page, "t2")
+    expect(head).to_have_class(re.compile(r"\bhint-from\b"))
+    box = top.bounding_box()
+    assert box is not None
+    points = [
+        [box["x"] + 5 + (box["width"] - 10) * i / 4, box["y"] + 5 + (box["height"] - 10) * j / 2]
+        for i in range(5)
+        for j in range(3)
+    ]
+    seen = page.evaluate(
+        "points => points.map(([x, y]) => document.elementFromPoint(x, y).ariaLabel)", points
+    )
+    assert seen == [top.get_attribute("aria-label")] * len(points)
+    assert top.evaluate("el => getComputedStyle(el).boxShadow") != "none"  # marked too
 
 
 def test_a_run_moves_with_the_keyboard(page: Page, live_server: LiveServer, watch: Watch) -> None:
