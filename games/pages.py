@@ -160,7 +160,8 @@ def after_hint(
     )
     # A touched pile draws from ``start`` on.
     page["changed"] = touched_piles(page["view"], board, replayed, back=True)
-    if answer.verdict == SOLVED and not game.daily_id:  # it may have settled the badge
+    # A hint that proved the deal won or lost may have settled its badge.
+    if (answer.verdict == SOLVED or answer.deal_lost) and not game.daily_id:
         badge = verdict_badge(game)
         settled = badge["verdict"] and badge["verdict"].verdict != DealVerdict.Verdict.PENDING
         page |= {**badge, "settled": True} if settled else {}

@@ -287,11 +287,16 @@ def decide_deal(slug: str, deal: int) -> str:
     other work (``VERDICT_PRIORITY``)."""
     rules = get_game(slug)
     row = DealVerdict.objects.filter(slug=rules.slug, deal=deal).first()
-    if row is None or row.verdict != Verdict.PENDING:
+    # A hint's proof (no search from the deal: ``solver_jobs._settle_pending_verdict``)
+    # gives way to a search's line and difficulty; a search that finds none leaves it.
+    hinted = row is not None and row.verdict == Verdict.WINNABLE and not row.nodes
+    if row is None or (row.verdict != Verdict.PENDING and not hinted):
         return row.verdict if row else "gone"
     result = _solve(Board(rules, deal), verdict_nodes(rules.slug))
+    if hinted and not result.solved:
+        return str(row.verdict)
     fields = solved_fields(result, timezone.now())
-    DealVerdict.objects.filter(pk=row.pk, verdict=Verdict.PENDING).update(**fields)
+    DealVerdict.objects.filter(pk=row.pk, verdict=row.verdict, nodes=row.nodes).update(**fields)
     return str(fields["verdict"])
 
 

@@ -486,6 +486,7 @@ def game_hint(
     )
     if answer.verdict == UNSOLVABLE and not answer.deal_lost and at_opening(game, board):
         answer = replace(answer, deal_lost=True)
+        solver_jobs.settle_lost_deal(game)
     Game.objects.filter(pk=game.pk).update(hints=F("hints") + 1)
     game.hints += 1
     return game, board, answer, solved

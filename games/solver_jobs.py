@@ -169,19 +169,26 @@ def _settle_pending_verdict(game: Game, board: Board, line: list[str]) -> None:
     moves, then the hint's line. "Checking whether this deal can be won…" stood beside a
     hint's "(109 moves to win)" while the worker, which decides verdicts after all other
     work, had not come to the deal (a player's pass). Such a proof is no search from the
-    deal: its ``nodes`` stay 0 (the badge says a hint found it) and it has no difficulty.
-    Not for a daily's deal, nor with an easing option (a line it allows proves nothing)."""
+    deal: its ``nodes`` stay 0 (the badge says a hint found it), and ``pools.decide_deal``
+    replaces it with a search's line and difficulty when it comes to the deal."""
+    proof = [move.notation() for move in board.move_stack] + line
+    _settle(game, verdict=DealVerdict.Verdict.WINNABLE, solution=" ".join(proof), moves=len(proof))
+
+
+def settle_lost_deal(game: Game) -> None:
+    """Settle a typed deal's pending verdict as lost: a hint's search from the game's
+    opening (which safe moves never lose) visited every position."""
+    _settle(game, verdict=DealVerdict.Verdict.UNWINNABLE)
+
+
+def _settle(game: Game, **fields: object) -> None:
+    """Store what a hint proved of the game's deal, if its verdict is pending. Not for a
+    daily's deal, nor with an easing option (its lines are not the deal's)."""
     if game.options or game.daily_id is not None:
         return
-    proof = [move.notation() for move in board.move_stack] + line
     DealVerdict.objects.filter(
         slug=game.slug, deal=game.deal, verdict=DealVerdict.Verdict.PENDING
-    ).update(
-        verdict=DealVerdict.Verdict.WINNABLE,
-        solution=" ".join(proof),
-        moves=len(proof),
-        solved_at=timezone.now(),
-    )
+    ).update(solved_at=timezone.now(), **fields)
 
 
 def _known_hint(board: Board, game: Game) -> Hint | None:

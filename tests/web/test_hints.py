@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
-from games import services, solver_jobs
+from games import pools, services, solver_jobs
 from games.models import Analysis, Daily, DealVerdict, Game, Player
 from games.presentation import analysis_message
 from games.rules import Board, Move, solver
@@ -64,7 +64,29 @@ def test_a_solved_hint_settles_a_pending_verdict_of_the_deal(
         board.play(move)
     assert board.is_won()
     assert 'id="verdict" class="verdict winnable"' in response.text
-    assert f"then a hint's line, win it in {verdict.moves} moves." in response.text
+    # Every game of the deal shows the badge: it names no game's moves.
+    assert "a hint found a line that wins this deal." in response.text
+
+    assert pools.decide_deal.call(slug=game.slug, deal=game.deal) == "winnable"
+    searched = DealVerdict.objects.get()  # the worker's own search replaces the hint's proof
+    assert searched.nodes > 0 and searched.difficulty
+
+
+def test_a_hint_proving_the_opening_lost_settles_a_pending_verdict(
+    owner_client: Client, start_game, now, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A player's pass: "This deal cannot be won, whatever the moves" stood beside
+    "Checking whether this deal can be won…" for 12 minutes."""
+    monkeypatch.setattr(
+        solver, "hint_and_line", lambda board, seconds=1.0: (Hint("unsolvable"), [])
+    )
+    game = start_game("beleaguered-castle", 2)
+    DealVerdict.objects.create(slug=game.slug, deal=game.deal, requested_at=now)
+
+    response = owner_client.post(reverse("games:hint", args=[game.pk]), headers=HX)
+
+    assert DealVerdict.objects.get().verdict == DealVerdict.Verdict.UNWINNABLE
+    assert 'id="verdict" class="verdict unwinnable"' in response.text
 
 
 def test_without_javascript_the_hinted_card_comes_selected(
