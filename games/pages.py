@@ -191,6 +191,7 @@ def _daily_ending(game: Game, now: datetime) -> dict[str, object]:
         rank=row.rank if row else None,
         ranked=bool(row and row.ranked),
         players=players,
+        held=row.entry.flag_reason if row and row.entry.flagged else "",
     )
 
 

@@ -780,11 +780,19 @@ def replay_said(listed: Sequence[ListedMove], ply: int, total: int) -> str:
 
 
 def daily_ending(
-    slug: str, *, moves: int, par: int, rank: int | None, ranked: bool, players: int
+    slug: str,
+    *,
+    moves: int,
+    par: int,
+    rank: int | None,
+    ranked: bool,
+    players: int,
+    held: str = "",
 ) -> dict[str, object]:
     """What a daily win of ``slug`` in ``moves`` shows: moves against par, the player's place
     among the day's ``players`` ranked winners (``rank``, or where an unranked win would
-    place) and the next game's daily of that day."""
+    place), why a moderator holds it (``held``: its flag's reason) and the next game's daily
+    of that day."""
     slugs = list(GAMES)
     following = GAMES[slugs[(slugs.index(slug) + 1) % len(slugs)]]
     over = moves - par
@@ -794,6 +802,7 @@ def daily_ending(
         "rank": rank,
         "ranked": ranked,
         "players": players,
+        "held": held,
         "next": {"slug": following.slug, "name": following.name},
     }
 

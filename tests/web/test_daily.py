@@ -810,6 +810,10 @@ def test_a_held_win_says_its_own_reason_on_the_leaderboard(daily: Daily, member)
     assert "your win is waiting for a moderator (its " in html.unescape(page)
     assert "lay the same cards as the daily&#x27;s own solution: 14 of 14)" in page
     assert "faster than a person clicks" not in page.split('class="mine-note"')[1]
+    # The win's own panel said "Would place 1" and nothing of the hold (a player's pass).
+    game = Game.objects.get()
+    panel = html.unescape(client.get(game.get_absolute_url()).text)
+    assert "Your win is waiting for a moderator (its moves between piles lay the same" in panel
     # "No wins yet: be the first." stood above the player's own (held) row.
     assert "No wins yet" not in page and "No ranked wins yet: yours is below." in page
     assert 'class="gap"' not in page
