@@ -1,5 +1,5 @@
 """What a request must be before Django reads it (WSGI middleware: ``castle_site.wsgi``):
-in UTF-8, and no larger than ``MAX_BODY``.
+in UTF-8, and no larger than ``MAX_BODY``; and a HEAD request's answer without its body.
 
 The site reads requests in UTF-8: a request that names another charset is refused.
 Django decodes the query string in the charset a request's ``Content-Type`` names as soon as
@@ -17,7 +17,7 @@ busy, the health check 31 s)."""
 from __future__ import annotations
 
 import codecs
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from django.utils.http import parse_header_parameters
@@ -74,9 +74,29 @@ def guarded(app: WSGIApp) -> WSGIApp:
             return _refuse(start_response, "400 Bad Request", REFUSAL)
         if declared_length(environ) > MAX_BODY:
             return _refuse(start_response, "413 Content Too Large", TOO_LARGE)
-        return app(environ, start_response)
+        answer = app(environ, start_response)
+        if environ.get("REQUEST_METHOD") == "HEAD":
+            return HeadersOnly(answer)
+        return answer
 
     return intake
+
+
+class HeadersOnly:
+    """A HEAD request's answer: the page's headers, none of its body. Django renders the body
+    and leaves it to the server to drop, and gunicorn logged a warning for each one (an
+    attacker's pass: 3,679 HEADs a second, 47 GB of log a day). Closing it closes the page's
+    answer, which ends Django's request (its database connection goes back)."""
+
+    def __init__(self, answer: Iterable[bytes]) -> None:
+        self.answer = answer
+
+    def __iter__(self) -> Iterator[bytes]:
+        return iter(())
+
+    def close(self) -> None:
+        if close := getattr(self.answer, "close", None):
+            close()
 
 
 def _refuse(start_response: StartResponse, status: str, text: bytes) -> list[bytes]:

@@ -306,13 +306,9 @@ LOGGING = {
         "capped": {"()": "castle_site.logs.Capped"},
     },
     "handlers": {
-        "console": {"class": "logging.StreamHandler", "formatter": "plain"},
-        # What clients make Django write (castle_site.logs.Capped): cut short, a few a second.
-        "requests": {
-            "class": "logging.StreamHandler",
-            "formatter": "plain",
-            "filters": ["capped"],
-        },
+        # Every line cut short, a few a second per logger (castle_site.logs.Capped): clients
+        # make Django, gunicorn and the site write lines at their pace.
+        "console": {"class": "logging.StreamHandler", "formatter": "plain", "filters": ["capped"]},
         "brief": {
             "class": "logging.StreamHandler",
             "formatter": "plain",
@@ -323,8 +319,6 @@ LOGGING = {
     "loggers": {
         # Replaces Django's default handlers, which would print twice in DEBUG.
         "django": {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False},
-        # Each 4xx (a warning) and 5xx (an error, with its traceback) Django answers.
-        "django.request": {"handlers": ["requests"], "level": LOG_LEVEL, "propagate": False},
         # A refused request (a 400) in one line: castle_site.logs.WithoutTraceback.
         "django.security": {"handlers": ["brief"], "level": LOG_LEVEL, "propagate": False},
     },
