@@ -101,7 +101,10 @@ def deal_knowledge(game: Game) -> tuple[list[list[str]], bool]:
     if verdict is None:
         return [], False
     if verdict.verdict == DealVerdict.Verdict.WINNABLE:
-        return [verdict.line], False
+        # A hint's proof (no search: ``nodes`` 0) begins with one player's moves, any detour
+        # included (an attacker's pass made every game's first hint a 32-move detour): it
+        # proves the verdict, and guides nobody's hints.
+        return ([verdict.line] if verdict.nodes else []), False
     return [], verdict.verdict == DealVerdict.Verdict.UNWINNABLE
 
 

@@ -67,6 +67,12 @@ def test_a_solved_hint_settles_a_pending_verdict_of_the_deal(
     # Every game of the deal shows the badge: it names no game's moves.
     assert "a hint found a line that wins this deal." in response.text
 
+    # It guides no other game's hints: it begins with this player's moves, any detour too.
+    other = Player.objects.create()
+    theirs = services.game_start(player=other, slug=game.slug, deal=game.deal, now=now)
+    *_, searched_for_them = services.game_hint(game_id=theirs.pk, player_id=other.pk)
+    assert searched_for_them
+
     assert pools.decide_deal.call(slug=game.slug, deal=game.deal) == "winnable"
     searched = DealVerdict.objects.get()  # the worker's own search replaces the hint's proof
     assert searched.nodes > 0 and searched.difficulty
