@@ -313,6 +313,11 @@ class DealVerdict(models.Model):
         default=False, help_text="Found by a pool task among random deals: New game deals it."
     )
     dealt = models.PositiveIntegerField(default=0, help_text="Games New game started with it.")
+    hinted = models.BooleanField(
+        default=False,
+        help_text="Proved by a player's moves and then a hint's line, not by a search from the "
+        "deal: it guides no hint, and the worker's search replaces it.",
+    )
     requested_at = models.DateTimeField()
     solved_at = models.DateTimeField(null=True, blank=True)
 

@@ -287,16 +287,17 @@ def decide_deal(slug: str, deal: int) -> str:
     other work (``VERDICT_PRIORITY``)."""
     rules = get_game(slug)
     row = DealVerdict.objects.filter(slug=rules.slug, deal=deal).first()
-    # A hint's proof (no search from the deal: ``solver_jobs._settle_pending_verdict``)
-    # gives way to a search's line and difficulty; a search that finds none leaves it.
-    hinted = row is not None and row.verdict == Verdict.WINNABLE and not row.nodes
-    if row is None or (row.verdict != Verdict.PENDING and not hinted):
+    # A hint's proof (``hinted``: solver_jobs._settle_pending_verdict) gives way to a
+    # search's line and difficulty; a search that finds none leaves it.
+    if row is None or (row.verdict != Verdict.PENDING and not row.hinted):
         return row.verdict if row else "gone"
     result = _solve(Board(rules, deal), verdict_nodes(rules.slug))
-    if hinted and not result.solved:
+    if row.hinted and not result.solved:
         return str(row.verdict)
     fields = solved_fields(result, timezone.now())
-    DealVerdict.objects.filter(pk=row.pk, verdict=row.verdict, nodes=row.nodes).update(**fields)
+    DealVerdict.objects.filter(pk=row.pk, verdict=row.verdict, hinted=row.hinted).update(
+        **fields, hinted=False
+    )
     return str(fields["verdict"])
 
 

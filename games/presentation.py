@@ -811,6 +811,12 @@ def hint_message(board: Board, hint: Hint) -> tuple[str, bool]:
     """The Hint button's sentence, and whether it is bad news."""
     if hint.move is not None:
         return f"Hint: {describe_move(board, hint.move)} ({hint.remaining} moves to win).", False
+    if hint.withheld:
+        return (
+            "This position can still be won. Off the daily's own line, Hint shows no move "
+            "while the day is live: it follows only that line.",
+            False,
+        )
     if hint.deal_lost:
         return "This deal cannot be won, whatever the moves: start a new game.", True
     if hint.verdict == "unsolvable":

@@ -25,7 +25,7 @@ from games.dealing import random_playable_deal
 from games.leaderboard import record_win
 from games.models import Daily, Game, PlayedMove, Player
 from games.players import hold
-from games.rules import Board, GameRecord, IllegalMove, Move, get_game
+from games.rules import Board, GameRecord, IllegalMove, Move, get_game, solver
 from games.rules.solver import UNSOLVABLE, Hint
 
 IDLE_CAP = timedelta(minutes=2)
@@ -469,13 +469,20 @@ def _save(game: Game, board: Board, *, now: datetime, restart_ply: int | None = 
 
 
 def game_hint(
-    *, game_id: uuid.UUID, player_id: PlayerId, may_solve: bool = True
+    *, game_id: uuid.UUID, player_id: PlayerId, now: datetime, may_solve: bool = True
 ) -> tuple[Game, Board, Hint, bool]:
     """The next move of a winning line from the game's position (counted on the game), and
     whether the solver ran for it (a position no one had asked about). A lost opening is a
     lost deal (:func:`at_opening`), which the answer says (``Hint.deal_lost``): Undo and
     Restart cannot help there. (Not in the position's cache: the same position may stand
     past the opening of another game.)
+
+    While a daily's day is live, its hints follow only its own line (the solution it was
+    proved with): off it, the answer says the position can still be won, not how
+    (``Hint.withheld``). A throwaway game played one move off that line, then followed the
+    hints of the solver's search from there, a line the copy check (``leaderboard.
+    copies_the_solution``) does not know, and the ranked game replayed it (an attacker's
+    pass: 1st, 4 over par, unflagged, no hint counted).
 
     Raises ``SolverBusy`` (nothing counted) when the solver cannot run for this player now.
     """
@@ -484,12 +491,23 @@ def game_hint(
     answer, solved = solver_jobs.position_hint(
         board, player_id=player_id, may_solve=may_solve, game=game
     )
+    if answer.move is not None and _off_the_live_dailys_line(game, board, now):
+        answer = replace(answer, move=None, remaining=None, withheld=True)
     if answer.verdict == UNSOLVABLE and not answer.deal_lost and at_opening(game, board):
         answer = replace(answer, deal_lost=True)
         solver_jobs.settle_lost_deal(game)
     Game.objects.filter(pk=game.pk).update(hints=F("hints") + 1)
     game.hints += 1
     return game, board, answer, solved
+
+
+def _off_the_live_dailys_line(game: Game, board: Board, now: datetime) -> bool:
+    """Whether ``board``, a daily game's, stands off its daily's own line while the day is
+    live (``game_hint``)."""
+    daily = game.daily
+    if daily is None or daily.is_late(now):
+        return False
+    return solver.hint_from_line(board, daily.solution.split()) is None
 
 
 def game_analyse(

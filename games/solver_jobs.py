@@ -101,10 +101,10 @@ def deal_knowledge(game: Game) -> tuple[list[list[str]], bool]:
     if verdict is None:
         return [], False
     if verdict.verdict == DealVerdict.Verdict.WINNABLE:
-        # A hint's proof (no search: ``nodes`` 0) begins with one player's moves, any detour
+        # A hint's proof (``hinted``) begins with one player's moves, any detour
         # included (an attacker's pass made every game's first hint a 32-move detour): it
         # proves the verdict, and guides nobody's hints.
-        return ([verdict.line] if verdict.nodes else []), False
+        return ([] if verdict.hinted else [verdict.line]), False
     return [], verdict.verdict == DealVerdict.Verdict.UNWINNABLE
 
 
@@ -172,10 +172,16 @@ def _settle_pending_verdict(game: Game, board: Board, line: list[str]) -> None:
     moves, then the hint's line. "Checking whether this deal can be won…" stood beside a
     hint's "(109 moves to win)" while the worker, which decides verdicts after all other
     work, had not come to the deal (a player's pass). Such a proof is no search from the
-    deal: its ``nodes`` stay 0 (the badge says a hint found it), and ``pools.decide_deal``
+    deal: it is marked ``hinted`` (the badge says a hint found it), and ``pools.decide_deal``
     replaces it with a search's line and difficulty when it comes to the deal."""
     proof = [move.notation() for move in board.move_stack] + line
-    _settle(game, verdict=DealVerdict.Verdict.WINNABLE, solution=" ".join(proof), moves=len(proof))
+    _settle(
+        game,
+        verdict=DealVerdict.Verdict.WINNABLE,
+        solution=" ".join(proof),
+        moves=len(proof),
+        hinted=True,
+    )
 
 
 def settle_lost_deal(game: Game) -> None:

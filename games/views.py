@@ -329,7 +329,10 @@ def hint(request: HtmxHttpRequest, game_id: uuid.UUID) -> HttpResponse:
     solve_wait = limits.over_limit(request, "solve", limits.SOLVE, count=False)
     try:
         game, board, answer, solved = services.game_hint(
-            game_id=game_id, player_id=session_player_id(request), may_solve=solve_wait is None
+            game_id=game_id,
+            player_id=session_player_id(request),
+            now=timezone.now(),
+            may_solve=solve_wait is None,
         )
     except Game.DoesNotExist as error:
         raise Http404("No such game") from error

@@ -298,6 +298,9 @@ class Hint:
     deal_lost: bool = False
     """``unsolvable`` known of the deal (its verdict, or its opening proved lost), so of
     every position it reaches."""
+    withheld: bool = False
+    """A winning line exists, but its move is not shown (a site's rule: a live daily's hints
+    follow only the daily's own line)."""
 
 
 _SLICE: Final = 128

@@ -24,7 +24,7 @@ from games import daily_tasks, leaderboard, schedule, services
 from games.admin import EntryAdmin
 from games.models import Daily, DailyPreparation, Entry, Game, PlayedMove, Player
 from games.players import player_adopt
-from games.presentation import histogram
+from games.presentation import hint_message, histogram
 from games.rules import GAMES, MAX_DEAL, Board
 
 from .dailies import DAY, LINE, NOON, PASSWORD, SOLUTION, make_daily, midnight, utc_now
@@ -865,6 +865,33 @@ def test_a_line_sharing_some_placements_with_the_solution_is_not_a_copy() -> Non
     assert leaderboard.copies_the_solution(daily, LINE) == ""
     mine, theirs = leaderboard._placements(daily, LINE), leaderboard._placements(daily, SOLUTION)
     assert ((mine & theirs).total(), mine.total(), theirs.total()) == (10, 28, 14)
+
+
+@pytest.mark.parametrize(("day", "off_the_line_shows"), [("live", False), ("past", True)])
+def test_a_live_dailys_hints_follow_only_its_own_line(
+    member, day: str, off_the_line_shows: bool
+) -> None:
+    """A throwaway game played one move off the daily's line, then followed the hints of the
+    solver's search from there, and the ranked game replayed that line, which the copy check
+    does not know (an attacker's pass: 1st, 4 over par, unflagged). While the day is live,
+    off the daily's line Hint says the position can still be won, not how."""
+    daily = make_daily(utc_now().date() if day == "live" else DAY)
+    now = utc_now()
+    game = dailies.daily_start(player=member, daily=daily, now=now)
+    first = services.game_hint(game_id=game.pk, player_id=member.pk, now=now)[2]
+    assert first.move is not None and first.move.notation() == SOLUTION[0]  # on the line
+    services.game_play_move(
+        game_id=game.pk, player_id=member.pk, move="t1-t8", expected_ply=None, now=now
+    )
+
+    off = services.game_hint(game_id=game.pk, player_id=member.pk, now=now)[2]
+
+    assert (off.move is not None) is off_the_line_shows
+    assert off.withheld is not off_the_line_shows
+    said = hint_message(services.game_board(game), off)[0]
+    assert said.startswith("Hint: " if off_the_line_shows else "This position can still be won.")
+    game.refresh_from_db()
+    assert game.hints == 2
 
 
 def test_a_person_playing_at_human_speed_is_not_flagged(daily: Daily, member) -> None:

@@ -57,7 +57,7 @@ def test_a_solved_hint_settles_a_pending_verdict_of_the_deal(
     response = owner_client.post(reverse("games:hint", args=[game.pk]), headers=HX)
 
     verdict = DealVerdict.objects.get()
-    assert verdict.verdict == DealVerdict.Verdict.WINNABLE and verdict.nodes == 0
+    assert verdict.verdict == DealVerdict.Verdict.WINNABLE and verdict.hinted
     assert verdict.line[0] == "t7-t8" and verdict.moves == len(verdict.line)
     board = Board(game.slug, game.deal)
     for move in verdict.line:
@@ -70,12 +70,12 @@ def test_a_solved_hint_settles_a_pending_verdict_of_the_deal(
     # It guides no other game's hints: it begins with this player's moves, any detour too.
     other = Player.objects.create()
     theirs = services.game_start(player=other, slug=game.slug, deal=game.deal, now=now)
-    *_, searched_for_them = services.game_hint(game_id=theirs.pk, player_id=other.pk)
+    *_, searched_for_them = services.game_hint(game_id=theirs.pk, player_id=other.pk, now=now)
     assert searched_for_them
 
     assert pools.decide_deal.call(slug=game.slug, deal=game.deal) == "winnable"
     searched = DealVerdict.objects.get()  # the worker's own search replaces the hint's proof
-    assert searched.nodes > 0 and searched.difficulty
+    assert searched.nodes > 0 and searched.difficulty and not searched.hinted
 
 
 def test_a_hint_proving_the_opening_lost_settles_a_pending_verdict(
