@@ -892,6 +892,8 @@ def test_a_live_dailys_hints_follow_only_its_own_line(
     assert said.startswith("Hint: " if off_the_line_shows else "This position can still be won.")
     game.refresh_from_db()
     assert game.hints == 2
+    page = " ".join(Client().get(reverse("games:daily")).text.split())
+    assert "Hint follows the daily's own solution" in html.unescape(page)
 
 
 def test_a_person_playing_at_human_speed_is_not_flagged(daily: Daily, member) -> None:
