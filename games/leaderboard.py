@@ -60,18 +60,22 @@ def too_fast(game: Game) -> str:
 
 
 def copies_the_solution(daily: Daily, line: Sequence[str]) -> str:
-    """Why a win's ``line`` looks copied (empty: it does not): at least ``COPIED_SHARE`` of
-    its moves between piles lay the same cards on the same cards as the daily's own
-    solution's (foundation moves aside: auto-play orders them its own way).
+    """Why a win's ``line`` looks copied (empty: it does not): its moves between piles lay at
+    least ``COPIED_SHARE`` of the daily's own solution's placements (which card went onto
+    which, or into a space), in any order, in a line of at most ``COPIED_LENGTH`` times as
+    many (foundation moves aside: auto-play orders them its own way).
 
-    The solution is what Hint shows of the daily, a move at a time: a second player's game
-    can ask for all of it and the ranked one replay it at a person's pace, its hints counted
-    on the other game. Compared move for move, a copy passed once two moves that do not
-    depend on each other were swapped (an attacker's pass: rank 1 at par); compared as
-    placements (which card went onto which, or into a space), it is the same whatever the
-    order of such moves and whichever empty pile a card went to. Two solvers' lines for one
-    deal share 11-52 % of their placements (25 Citadel deals, ours against fc-solve's),
-    so a person's own line stays well under the share. A solution of fewer than
+    The solution is what Hint shows of a live daily, a move at a time: a second player's
+    game can ask for all of it and the ranked one replay it at a person's pace, its hints
+    counted on the other game. Compared move for move, a copy passed once two independent
+    moves were swapped; compared as placements, it is the same whatever the order of such
+    moves and whichever empty pile a card went to. Counted against the longer line, a copy
+    padded with a few extra moves passed (an attacker's pass: 1st, 2-5 over par, each
+    detour adding a placement the solution lacks); counted against the solution's, padding
+    alone never escapes, and only lines half again as long are let go. Two solvers' lines
+    for one deal lay 27-59 % of each other's placements where one is at most half again as
+    long as the other (25 Citadel deals, ours against fc-solve's), and a person's line
+    played for the tests 10 of the solution's 14, in 28. A solution of fewer than
     ``MIN_COPIED`` such moves is one a person finds (an Archway daily's had three), and
     flags nothing; a moderator clears a person who found the solver's line anyway."""
     solution = daily.solution.split()
@@ -83,11 +87,11 @@ def copies_the_solution(daily: Daily, line: Sequence[str]) -> str:
         return ""
     mine = _placements(daily, line)
     same = (mine & theirs).total()
-    if same < COPIED_SHARE * max(mine.total(), theirs.total()):
+    if same < COPIED_SHARE * theirs.total() or mine.total() > COPIED_LENGTH * theirs.total():
         return ""
     return (
-        f"its moves between piles lay the same cards as the daily's own solution: {same} of "
-        f"{mine.total()}"
+        f"its moves between piles lay {same} of the {theirs.total()} placements of the "
+        f"daily's own solution"
     )
 
 
@@ -95,9 +99,13 @@ MIN_COPIED = 10
 """Moves between piles a daily's solution needs before a win that repeats them is judged
 copied (as ``MIN_GAPS`` for the speed rule: a short line says too little)."""
 
-COPIED_SHARE = 0.8
-"""The share of placements a win shares with the daily's solution (of the longer of the
-two) from which it is judged copied: ``copies_the_solution``."""
+COPIED_SHARE = 0.7
+"""The share of the daily's solution's placements a win lays from which it is judged
+copied: ``copies_the_solution``."""
+
+COPIED_LENGTH = 1.5
+"""How many times the solution's moves between piles a win may have and still be judged a
+copy: a longer line is a player's own, whatever it shares."""
 
 
 def _between_piles(line: Iterable[str]) -> list[str]:

@@ -25,7 +25,7 @@ from games.admin import EntryAdmin
 from games.models import Daily, DailyPreparation, Entry, Game, PlayedMove, Player
 from games.players import player_adopt
 from games.presentation import hint_message, histogram
-from games.rules import GAMES, MAX_DEAL, Board
+from games.rules import GAMES, MAX_DEAL, Board, RulesError
 
 from .dailies import DAY, LINE, NOON, PASSWORD, SOLUTION, make_daily, midnight, utc_now
 
@@ -808,12 +808,12 @@ def test_a_held_win_says_its_own_reason_on_the_leaderboard(daily: Daily, member)
     page = client.get(reverse("games:daily_leaderboard", args=[daily.date, daily.slug])).text
 
     assert "your win is waiting for a moderator (its " in html.unescape(page)
-    assert "lay the same cards as the daily&#x27;s own solution: 14 of 14)" in page
+    assert "lay 14 of the 14 placements of the daily&#x27;s own solution)" in page
     assert "faster than a person clicks" not in page.split('class="mine-note"')[1]
     # The win's own panel said "Would place 1" and nothing of the hold (a player's pass).
     game = Game.objects.get()
     panel = html.unescape(client.get(game.get_absolute_url()).text)
-    assert "Your win is waiting for a moderator (its moves between piles lay the same" in panel
+    assert "Your win is waiting for a moderator (its moves between piles lay 14 of the" in panel
     # "No wins yet: be the first." stood above the player's own (held) row.
     assert "No wins yet" not in page and "No ranked wins yet: yours is below." in page
     assert 'class="gap"' not in page
@@ -854,8 +854,52 @@ def test_a_copy_with_two_moves_swapped_is_recognised(daily: Daily, member) -> No
 
     entry = Entry.objects.get()
     assert entry.moves == daily.par
-    assert entry.flagged and "the daily's own solution: 14 of 14" in entry.flag_reason
+    assert entry.flagged and "lay 14 of the 14 placements" in entry.flag_reason
     assert leaderboard.ranking(daily, now=NOON) == []
+
+
+def padded(line: list[str], detours: int) -> list[str]:
+    """``line`` (Citadel deal 3's) with ``detours`` of its moves between piles made in two:
+    the card laid on another pile's top first, then where the line lays it."""
+    board, out = Board("citadel", 3), []
+    for notation in line:
+        move = board.parse_move(notation)
+        steps = [notation]
+        if detours and not move.to_foundation:
+            for first in board.legal_moves():
+                if (
+                    first.source != move.source
+                    or first.to_foundation
+                    or first.target == move.target
+                ):
+                    continue
+                trial = board.copy()
+                trial.play(first)
+                then = f"{first.target}-{move.target}"
+                try:
+                    trial.play(then)
+                except RulesError:
+                    continue
+                steps, detours = [first.notation(), then], detours - 1
+                break
+        for step in steps:
+            board.play(step)
+        out += steps
+    assert detours == 0 and board.is_won()
+    return out
+
+
+@pytest.mark.parametrize("detours", [1, 4, 7])
+def test_a_copy_padded_with_detours_is_recognised(detours: int) -> None:
+    """An attacker's pass laid a card on another pile first, then where the solution lays
+    it: a move more for each, and a placement the solution lacks. Counted against the
+    longer line, 5 such detours in 42 placements let a copy rank 1st, 5 over par; counted
+    against the solution's, padding never escapes, short of half again as many moves (the
+    solution has 14 moves between piles)."""
+    line = padded(SOLUTION, detours)
+
+    assert len(line) == len(SOLUTION) + detours
+    assert leaderboard.copies_the_solution(make_copied(), line)
 
 
 def test_a_line_sharing_some_placements_with_the_solution_is_not_a_copy() -> None:
