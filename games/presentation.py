@@ -402,8 +402,9 @@ def _pile(
         top = index == len(cards) - 1
         if index + 1 in heads:
             # The pile's group label names the pile: a run's card spares the words.
-            on_it = "card" if index == len(cards) - 2 else "cards"
-            run_label = f"{card.name} and the {on_it} on it"
+            # "cards" even for one: a move's answer adds cards on a run without drawing its
+            # cards again, so a card's label may not hang on how many lie on it.
+            run_label = f"{card.name} and the cards on it"
             views.append(CardView(card, run_label, selection_text(pile, place=index + 1)))
         elif kind is PileKind.RESERVE:
             views.append(CardView(card, f"{card.name}, {label}", selection_text(pile, card)))

@@ -396,7 +396,7 @@ def test_a_run_is_picked_by_its_lowest_card_and_moves_in_one_request(
 ) -> None:
     url = run_start(page, live_server, watch)
     head = run_card(page, "t2", 2)
-    expect(head).to_have_accessible_name(re.compile(r" and the card on it$"))
+    expect(head).to_have_accessible_name(re.compile(r" and the cards on it$"))
 
     head.click(position=strip(head))
     expect(page.locator("#pile-t2 .card.picked")).to_have_count(2)

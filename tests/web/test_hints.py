@@ -65,7 +65,7 @@ def test_a_solved_hint_settles_a_pending_verdict_of_the_deal(
     assert board.is_won()
     assert 'id="verdict" class="verdict winnable"' in response.text
     # Every game of the deal shows the badge: it names no game's moves.
-    assert "a hint found a line that wins this deal." in response.text
+    assert "<b>Winnable</b>: proved by a hint." in response.text
 
     # It guides no other game's hints: it begins with this player's moves, any detour too.
     other = Player.objects.create()

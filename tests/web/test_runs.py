@@ -57,7 +57,7 @@ def test_the_card_heading_a_run_is_picked_like_a_top_card(
     page = owner_client.get(run_game.get_absolute_url()).text
     assert re.search(
         r'<button form="sl" name="select" value="t2@7" class="card \w" '
-        r'aria-label="[A-Z][a-z]+ of \w+ and the card on it">',
+        r'aria-label="[A-Z][a-z]+ of \w+ and the cards on it">',
         page,
     )
     assert script_moves(play_data(page))["t2@7"] == ["t8"]
