@@ -74,10 +74,11 @@ def copies_the_solution(daily: Daily, line: Sequence[str]) -> str:
     detour adding a placement the solution lacks); counted against the solution's, padding
     alone never escapes, and only lines half again as long are let go. Two solvers' lines
     for one deal lay 27-59 % of each other's placements where one is at most half again as
-    long as the other (25 Citadel deals, ours against fc-solve's), and a person's line
-    played for the tests 10 of the solution's 14, in 28. A solution of fewer than
-    ``MIN_COPIED`` such moves is one a person finds (an Archway daily's had three), and
-    flags nothing; a moderator clears a person who found the solver's line anyway."""
+    long as the other (7 of 25 Citadel deals, ours against fc-solve's; 27-75 % over all 25),
+    and a person's line played for the tests 10 of the solution's 14, in 28. A solution of
+    fewer than ``MIN_COPIED`` such moves is one a person finds (an Archway daily's had
+    three), and flags nothing; a moderator clears a person who found the solver's line
+    anyway."""
     solution = daily.solution.split()
     try:
         if len(_between_piles(solution)) < MIN_COPIED:
