@@ -193,10 +193,15 @@ def live_deal_refusal(daily: Daily) -> str:
 # -- playing and winning ------------------------------------------------------------------
 
 
+def daily_game(*, player: Player | None, daily: Daily) -> Game | None:
+    """The player's one game of this daily, if they started it."""
+    return player.games.filter(daily=daily).first() if player is not None else None
+
+
 def daily_start(*, player: Player, daily: Daily, now: dt.datetime) -> Game:
     """The player's one game of this daily, created on the first request (the unique
     (owner, daily) constraint makes concurrent first requests share one game)."""
-    existing = player.games.filter(daily=daily).first()
+    existing = daily_game(player=player, daily=daily)
     if existing is not None:
         return existing
     try:

@@ -116,8 +116,7 @@ def play(request: HttpRequest, date: dt.date, slug: str) -> HttpResponse:
     if from_another_site(request):
         # A link on another site starts no daily game: its clock would run from the visit
         # (an attacker's pass: 120 s on the victim's entry before their first move).
-        player = known_player(request)
-        game = player.games.filter(daily=daily).first() if player else None
+        game = dailies.daily_game(player=known_player(request), daily=daily)
         return redirect(game or reverse("games:daily_leaderboard", args=[date, rules.slug]))
     game = dailies.daily_start(player=current_player(request), daily=daily, now=now)
     return redirect(game)
