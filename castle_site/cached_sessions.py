@@ -16,6 +16,8 @@ from typing import Any
 from django.contrib.sessions.backends import cached_db
 from django.core.cache.backends.base import DEFAULT_TIMEOUT, BaseCache
 
+from castle_site.sessions import well_formed_key
+
 CACHE_SECONDS = 24 * 60 * 60
 """The longest a session stays in the cache after it was read or written."""
 
@@ -44,3 +46,14 @@ class SessionStore(cached_db.SessionStore):
     def __init__(self, session_key: str | None = None) -> None:
         super().__init__(session_key)
         self._cache = _CappedTimeouts(self._cache)
+
+    def _validate_session_key(self, key: str | None) -> bool:
+        return well_formed_key(key)
+
+    def load(self) -> dict[str, Any]:
+        """Nothing for a request without a session (no cookie, or one no key could match),
+        as the database store answers: Django's would first make up a key and look it up in
+        the cache and the database."""
+        if self.session_key is None:
+            return {}
+        return super().load()

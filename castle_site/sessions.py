@@ -12,11 +12,28 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.sessions.backends import db
+from django.contrib.sessions.backends.base import VALID_KEY_CHARS
 from django.db import connections, router
 from django.utils import timezone
 
+KEY_LENGTH = 32
+"""The length of the keys Django makes (``SessionBase._get_new_session_key``)."""
+_KEY_CHARS = frozenset(VALID_KEY_CHARS)
+
+
+def well_formed_key(key: str | None) -> bool:
+    """Whether a cookie's ``key`` could be one Django made: 32 of its lowercase letters and
+    digits. Django's own check asks only for 8 characters or more, so any cookie was looked
+    up: an 8,000-character key went to the cache, which warned with all of it through
+    Python's ``warnings`` (1 MB of log a second from one client, an attacker's pass) and kept
+    every distinct warning for good (22 MB a minute more in each worker)."""
+    return key is not None and len(key) == KEY_LENGTH and set(key) <= _KEY_CHARS
+
 
 class SessionStore(db.SessionStore):
+    def _validate_session_key(self, key: str | None) -> bool:
+        return well_formed_key(key)
+
     def load(self) -> dict[str, Any]:
         """The session's data while it has not expired, else ``{}`` and no key (as Django's
         own store: the next save creates a new session)."""

@@ -4,6 +4,7 @@ the cookie names no session. Its read is one plain query, not the ORM's."""
 
 from __future__ import annotations
 
+import warnings
 from datetime import timedelta
 from typing import Any
 
@@ -115,3 +116,18 @@ def test_a_cached_session_stays_a_day_at_most_in_the_cache(
 
     again.delete()
     assert cached_sessions.SessionStore(key).load() == {}
+
+
+@pytest.mark.parametrize("key", ["a" * 8000, "A" * 32, "é" * 32, "abc\x01" * 8, "a" * 33])
+@pytest.mark.parametrize("store_class", [SessionStore, cached_sessions.SessionStore])
+def test_a_cookie_no_key_could_match_is_not_looked_up(
+    key: str, store_class: type[db.SessionStore]
+) -> None:
+    """An attacker's pass sent a new 8,000-character ``sessionid`` with each request: the
+    cache warned with all of it through Python's ``warnings`` (1 MB of log a second) and
+    each worker kept every distinct warning (22 MB a minute more, never freed)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with CaptureQueriesContext(connection) as queries:
+            assert store_class(key).load() == {}
+    assert len(queries) == 0
