@@ -8,6 +8,7 @@ import secrets
 import socket
 import subprocess
 import sys
+import time
 import uuid
 from html.parser import HTMLParser
 from pathlib import Path
@@ -411,6 +412,38 @@ def test_gunicorn_refuses_several_workers_without_a_shared_cache(tmp_path: Path)
     )
     assert started.returncode != 0
     assert "3 web workers without a shared cache" in started.stderr
+
+
+def test_gunicorn_writes_a_few_short_lines_for_a_flood_of_bad_requests(tmp_path: Path) -> None:
+    """gunicorn's own error log, which the site's logging settings never reach, quoted each
+    request line it could not parse: an attacker's pass padded them with 4,000 bytes and
+    gunicorn wrote 18.5 MB of log a second (1.6 TB a day)."""
+    env = production_env(tmp_path, WEB_CONCURRENCY="1")
+    env.pop("CACHE_URL", None)
+    port = free_port()
+    log = tmp_path / "gunicorn.log"
+    gunicorn = Path(sys.executable).with_name("gunicorn")
+    command = [gunicorn, "castle_site.wsgi", "--no-control-socket", "--bind", f"127.0.0.1:{port}"]
+    with log.open("wb") as output:
+        server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=output, stderr=output)
+    try:
+        for _ in range(100):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        for _ in range(300):
+            with socket.create_connection(("127.0.0.1", port), timeout=10) as connection:
+                connection.sendall(b"GET /" + b"\xff" * 3_000 + b" HTTP/1.1\r\nHost: h\r\n\r\n")
+                assert connection.recv(100).startswith(b"HTTP/1.1 400")
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+    refused = [line for line in log.read_bytes().splitlines() if b"Invalid request" in line]
+    assert 1 <= len(refused) <= 40
+    assert max(len(line) for line in refused) < 1_000  # 300 characters, some of 2 bytes
 
 
 @pytest.mark.parametrize(
