@@ -290,6 +290,11 @@ def login_limited(login: View) -> View:
     return wrapped
 
 
+PASSWORD_CHANGE = (Limit("ip", "30/15m", ("POST",)), Limit("player", "10/15m", ("POST",)))
+"""Password changes, right or wrong, from one address and of one account: each checks the
+old password, a password hash (some 0.7 s of a core). Unlimited, one logged-in account kept
+every worker busy (``/healthz`` from 2 ms to 800 ms, an attacker's pass), and whoever held a
+copy of its cookie could guess the password past the log-in's limits."""
 PROFILE = (Limit("ip", "60/h", ("POST",)),)
 """Saving a name or preferences: names are unique and never expire, so a script must not
 claim them by the hundred."""

@@ -96,7 +96,7 @@ class PasswordChangeView(auth_views.PasswordChangeView):
         return response
 
 
-password_change = PasswordChangeView.as_view()
+password_change = rate_limited("password", *limits.PASSWORD_CHANGE)(PasswordChangeView.as_view())
 
 
 @rate_limited("profile", *limits.PROFILE)

@@ -203,3 +203,22 @@ def test_another_spelling_of_the_name_counts_against_the_same_account(alice: Non
     other = guesser.post(url, {"username": "\uff41lice", "password": "guess 10"})
 
     assert other.status_code == 429
+
+
+def test_password_changes_are_rate_limited(alice: None) -> None:
+    """Each checks the old password (a hash, some 0.7 s of a core): unlimited, one account's
+    wrong guesses kept every worker busy, and a copied cookie could guess the password."""
+    account = Client(REMOTE_ADDR="192.0.2.66")
+    account.login(username="alice", password="a long right password")
+    url = reverse("games:password_change")
+    answers = [
+        account.post(
+            url,
+            {"old_password": f"guess {n}", "new_password1": "x7!kQ2#", "new_password2": "x7!kQ2#"},
+        ).status_code
+        for n in range(11)
+    ]
+    assert answers == [200] * 10 + [429]
+
+    assert account.get(url).status_code == 200  # the form itself is no attempt
+    assert User.objects.get().check_password("a long right password")
