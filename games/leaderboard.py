@@ -179,8 +179,8 @@ def record_win(game: Game, now: dt.datetime, line: Sequence[str]) -> Entry | Non
 
 
 def ranked(entries: QuerySet[Entry]) -> QuerySet[Entry]:
-    """The entries that rank: players with an account, not flagged, not hidden."""
-    return entries.filter(player__user__isnull=False, flagged=False, hidden=False)
+    """The entries that rank: players with an active account, not flagged, not hidden."""
+    return entries.filter(player__user__is_active=True, flagged=False, hidden=False)
 
 
 @dataclass(frozen=True)
@@ -221,14 +221,16 @@ def place_of(entry: Entry) -> int:
 
 
 def is_ranked(entry: Entry) -> bool:
-    return entry.player.user_id is not None and not entry.flagged and not entry.hidden
+    """As ``ranked`` says of ``entry`` (its player and their account read with it)."""
+    user = entry.player.user
+    return user is not None and user.is_active and not entry.flagged and not entry.hidden
 
 
 def own_standing(daily: Daily, player: Player | None, *, now: dt.datetime) -> Standing | None:
     """The player's entry of this daily, ranked or where it would place."""
     if player is None:
         return None
-    entry = daily.entries.select_related("player", "daily").filter(player=player).first()
+    entry = daily.entries.select_related("player__user", "daily").filter(player=player).first()
     if entry is None:
         return None
     return Standing(place_of(entry), entry, watchable=True, ranked=is_ranked(entry))
@@ -247,7 +249,8 @@ def player_status(player: Player | None, dailies: list[Daily]) -> dict[int, dict
     for game in player.games.filter(daily__in=dailies):
         assert game.daily_id is not None
         status[game.daily_id]["game"] = game
-    for entry in Entry.objects.filter(player=player, daily__in=dailies).select_related("player"):
+    entries = Entry.objects.filter(player=player, daily__in=dailies).select_related("player__user")
+    for entry in entries:
         status[entry.daily_id]["entry"] = entry
         status[entry.daily_id]["rank"] = place_of(entry)
         status[entry.daily_id]["ranked"] = is_ranked(entry)

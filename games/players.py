@@ -20,6 +20,7 @@ from django.contrib.sessions.models import Session
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef, Q
+from django.db.models.signals import post_save
 from django.dispatch import receiver
 from django.http import HttpRequest
 from django.utils import timezone
@@ -216,6 +217,17 @@ def _merge_dailies(anonymous: Player, account: Player) -> None:
         ours = mine[theirs.daily_id]
         played = ours.own_move or ours.undos > 0  # switching auto-play on drops undone rows
         (theirs if played else ours).delete()
+
+
+@receiver(post_save, sender=User)
+def _end_sessions_of_a_deactivated_account(
+    sender: object, instance: User, created: bool, **_: object
+) -> None:
+    """A deactivated account can no longer log in, and its open sessions end too: the site
+    reads a session's player without its account (``session_player_id``), so a session
+    left open went on playing, hinting and ranking a daily win 1st (an attacker's pass)."""
+    if not created and not instance.is_active:
+        end_sessions(user=instance)
 
 
 @receiver(user_logged_in)

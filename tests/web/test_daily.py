@@ -1111,3 +1111,15 @@ def test_a_daily_link_of_a_game_without_a_daily_that_day_is_a_404(client: Client
     assert response.status_code == 404
     assert f"{GAMES[slug].name} has no daily challenge that day." in response.text
     assert not Game.objects.exists()
+
+
+def test_a_deactivated_accounts_win_does_not_rank(daily: Daily, member) -> None:
+    """However its account was deactivated (here past the signal that ends its sessions)."""
+    entry_game = win(member, daily, at=NOON)
+    assert [row.entry.game for row in leaderboard.ranking(daily, now=NOON)] == [entry_game]
+
+    User.objects.filter(pk=member.user.pk).update(is_active=False)
+
+    assert leaderboard.ranking(daily, now=NOON) == []
+    standing = leaderboard.own_standing(daily, member, now=NOON)
+    assert standing is not None and not standing.ranked

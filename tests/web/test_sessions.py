@@ -162,3 +162,22 @@ def test_pages_made_for_one_visitor_are_private_to_shared_caches(client: Client,
         assert response.status_code == 200
         assert "private" in response["Cache-Control"], url
     assert "Cache-Control" not in client.get(reverse("games:health")).headers
+
+
+def test_deactivating_an_account_ends_its_sessions(
+    client_for: Callable[..., Client], player: Player, start_game
+) -> None:
+    """The site reads a session's player without its account: a deactivated account's open
+    session went on playing (an attacker's pass ranked its daily win 1st)."""
+    owner = client_for(player)
+    game = start_game()
+    signup(owner)
+    laptop = Client()
+    assert login(laptop) == 302
+
+    user = User.objects.get(username="alice")
+    user.is_active = False
+    user.save()
+
+    powerless(owner, game)
+    powerless(laptop, game)
