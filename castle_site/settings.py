@@ -71,9 +71,11 @@ if not DAILY_SECRET:
     DAILY_SECRET = "castle-local-development-daily-secret-not-for-production"
 # The first day of the daily challenge (YYYY-MM-DD); default: the first prepared daily.
 DAILY_LAUNCH = os.environ.get("DAILY_LAUNCH", "").strip() or None
-# The speed rule: a daily win whose player moves came with a median gap under this many
-# milliseconds is flagged for a moderator (games/daily.py explains the rule).
+# The speed rule: a daily win whose player moves came with a median gap under the first
+# many milliseconds, or a mean gap under the second, is flagged for a moderator
+# (games/leaderboard.py explains the rule).
 DAILY_MIN_HUMAN_GAP_MS = int(os.environ.get("DAILY_MIN_HUMAN_GAP_MS", "150"))
+DAILY_MIN_HUMAN_PACE_MS = int(os.environ.get("DAILY_MIN_HUMAN_PACE_MS", "300"))
 # How many days after today the worker's schedule keeps prepared.
 DAILY_DAYS_AHEAD = int(os.environ.get("DAILY_DAYS_AHEAD", "7"))
 # Positions whose legal moves each game remembers in a process (games.rules.board): about

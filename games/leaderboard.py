@@ -28,11 +28,21 @@ from games.rules import Board, Move, RulesError
 
 def min_human_gap() -> dt.timedelta:
     """The speed rule: a win whose player-made moves (auto-play excluded) came with a median
-    gap under this (``DAILY_MIN_HUMAN_GAP_MS``, default 150 ms) is flagged. People need
-    several hundred milliseconds to pick a card and then its destination (two clicks, or a
-    drag); a script replaying a known line needs none. The median, not the fastest gap, so
-    a quick double move or a burst of obvious moves does not flag a person."""
+    gap under this (``DAILY_MIN_HUMAN_GAP_MS``, default 150 ms), or a mean gap under
+    ``min_human_pace``, is flagged. People need several hundred milliseconds to pick a card
+    and then its destination (two clicks, or a drag); a script replaying a known line needs
+    none. The median, not the fastest gap, so a quick double move or a burst of obvious
+    moves does not flag a person."""
     return dt.timedelta(milliseconds=settings.DAILY_MIN_HUMAN_GAP_MS)
+
+
+def min_human_pace() -> dt.timedelta:
+    """The speed rule's mean gap (``DAILY_MIN_HUMAN_PACE_MS``, default 300 ms): the player's
+    first move to their last, over the gaps between. The median alone let a script through
+    that sent five moves in nine 155 ms apart and the rest at once: 79 moves in 8 s ranked
+    1st (an attacker's pass). A person's bursts come with the pauses of reading the
+    board."""
+    return dt.timedelta(milliseconds=settings.DAILY_MIN_HUMAN_PACE_MS)
 
 
 MIN_GAPS = 10
@@ -44,19 +54,28 @@ MIN_GAPS = 10
 
 def too_fast(game: Game) -> str:
     """Why the game's player-made moves look scripted (empty: they do not), by the speed
-    rule of ``min_human_gap``."""
+    rule of ``min_human_gap`` and ``min_human_pace``."""
     times = sorted(game.moves.filter(auto=False).values_list("played_at", flat=True))
     gaps = [later - earlier for earlier, later in itertools.pairwise(times)]
     if len(gaps) < MIN_GAPS:
         return ""
     median, floor = _median(gaps), min_human_gap()
-    if median >= floor:
-        return ""
-    return (
-        f"moves faster than a person clicks: a median gap of "
-        f"{median.total_seconds() * 1000:.0f} ms between player moves "
-        f"(under {floor.total_seconds() * 1000:.0f} ms) over {len(gaps)} gaps"
-    )
+    mean, pace = (times[-1] - times[0]) / len(gaps), min_human_pace()
+    if median < floor:
+        return (
+            f"moves faster than a person clicks: a median gap of {_ms(median)} between player "
+            f"moves (under {_ms(floor)}) over {len(gaps)} gaps"
+        )
+    if mean < pace:
+        return (
+            f"moves faster than a person plays: a mean gap of {_ms(mean)} between player "
+            f"moves (under {_ms(pace)}) over {len(gaps)} gaps"
+        )
+    return ""
+
+
+def _ms(duration: dt.timedelta) -> str:
+    return f"{duration.total_seconds() * 1000:.0f} ms"
 
 
 def copies_the_solution(daily: Daily, line: Sequence[str]) -> str:

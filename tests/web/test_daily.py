@@ -940,6 +940,26 @@ def test_a_live_dailys_hints_follow_only_its_own_line(
     assert "Hint follows the daily's own solution" in html.unescape(page)
 
 
+def test_a_script_pacing_most_moves_and_sending_the_rest_at_once_is_flagged(
+    daily: Daily, member
+) -> None:
+    """The median alone passed five gaps in nine at 155 ms and the rest at 0 ms: an
+    attacker's pass ranked 1st, 79 moves in 8 s."""
+    game = win(member, daily, at=NOON)
+    times = [NOON]
+    for index in range(1, len(LINE)):
+        times.append(times[-1] + dt.timedelta(milliseconds=155 if index % 9 < 5 else 0))
+    for move, at in zip(game.moves.order_by("ply"), times, strict=True):
+        PlayedMove.objects.filter(pk=move.pk).update(played_at=at)
+
+    mean = (times[-1] - times[0]) / (len(times) - 1)
+
+    reason = leaderboard.too_fast(game)
+
+    assert f"a mean gap of {mean.total_seconds() * 1000:.0f} ms" in reason
+    assert "under 300 ms" in reason
+
+
 def test_a_person_playing_at_human_speed_is_not_flagged(daily: Daily, member) -> None:
     win(member, daily, at=NOON, seconds_per_move=0.4)
 
@@ -983,7 +1003,7 @@ def test_daily_page_shows_par_winners_my_status_and_the_ranking_rules(
     assert f"You won in <b>{len(LINE)}</b> moves, rank <b>1</b>" in body
     assert "How the ranking works" in body
     assert "every move you take back counts as an undo" in body
-    assert "150 ms" in body
+    assert "150 ms" in body and "300 ms" in body
 
 
 def test_leaderboard_highlights_my_row_and_draws_the_spread(daily: Daily, member) -> None:
