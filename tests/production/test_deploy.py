@@ -423,7 +423,13 @@ def test_gunicorn_writes_a_few_short_lines_for_a_flood_of_bad_requests(tmp_path:
     port = free_port()
     log = tmp_path / "gunicorn.log"
     gunicorn = Path(sys.executable).with_name("gunicorn")
-    command = [gunicorn, "castle_site.wsgi", "--no-control-socket", "--bind", f"127.0.0.1:{port}"]
+    command = [
+        str(gunicorn),
+        "castle_site.wsgi",
+        "--no-control-socket",
+        "--bind",
+        f"127.0.0.1:{port}",
+    ]
     with log.open("wb") as output:
         server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=output, stderr=output)
     try:
