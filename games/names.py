@@ -17,6 +17,9 @@ LOOK_ALIKES = str.maketrans(
         "0": "o",
         "5": "s",
         "2": "z",
+        "3": "e",
+        "4": "a",
+        "7": "t",
         "9": "g",
         "q": "g",
         "8": "b",
@@ -24,14 +27,15 @@ LOOK_ALIKES = str.maketrans(
     }
 )
 """Characters read as another, lower case: I (as i), 1 and | as l; 0 as o; 5 as S; 2 as
-Z; 9 and q as g; 8 and 6 as B (a player's pass took "6ob" beside "Bob")."""
+Z; 3 as E; 4 as A; 7 as T; 9 and q as g; 8 and 6 as B (a player's pass took "6ob" beside
+"Bob", and another "7om 7yler" beside "Tom Tyler")."""
 
 PAIRS = (("rn", "m"), ("vv", "w"), ("cl", "d"))
 """Two letters read as one, after the characters: rn as m, vv as w, cl (or cI) as d. An
 attacker's pass took "Ernrna VVoods" beside "Emma Woods", "Aclam Docld" beside "Adam
 Dodd"."""
 
-NAMELESS = re.compile(r"player[olz34s7gabcdef]{6}")
+NAMELESS = re.compile(r"player[olzeasbtgcdf]{6}")
 """The handle of a player without a name (``Player 3703dd``: ``models.Player.name``) as its
 skeleton reads: its six hexadecimal digits after the look-alikes."""
 
@@ -45,7 +49,7 @@ def skeleton(name: str, *, pairs: bool = True) -> str:
     >>> skeleton("Player Se0bec")
     'playerseobec'
     >>> skeleton("Ernrna VVoods") == skeleton("Emma Woods"), skeleton("Player 37o3cId")
-    (True, 'player37o3dd')
+    (True, 'playeretoedd')
     """
     text = re.sub(r"[^a-z0-9]", "", name.lower().translate(LOOK_ALIKES))
     for pair, letter in PAIRS if pairs else ():

@@ -82,3 +82,20 @@ def test_names_get_their_keys_and_an_older_look_alike_keeps_its_name() -> None:
 
     keys = dict(new.get_model("games", "Player").objects.values_list("pk", "name_key"))
     assert keys == {first.pk: "allcelord", alike.pk: "", nameless.pk: ""}
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("migrations")
+def test_names_get_their_keys_again_when_digits_read_as_letters() -> None:
+    """3, 4 and 7 read as E, A and T since 0015: an older "7om" keeps its name with no key
+    beside an older "Tom", and "R2-D4" gets its new key."""
+    old = migrate([("games", "0014_dealverdict_hinted")])
+    players = old.get_model("games", "Player").objects
+    tom = players.create(display_name="Tom", name_key="tom")
+    digits = players.create(display_name="7om", name_key="7om")
+    droid = players.create(display_name="R2-D4", name_key="rzd4")
+
+    new = migrate([("games", "0015_player_name_key_digits")])
+
+    keys = dict(new.get_model("games", "Player").objects.values_list("pk", "name_key"))
+    assert keys == {tom.pk: "tom", digits.pk: "", droid.pk: "rzda"}
