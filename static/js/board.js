@@ -237,6 +237,9 @@
       });
     }).catch(function () {
       if (lift) lift.back();
+      /* Put down, as an answer puts it: "try again" is the same two clicks, not a first
+         click on the card still selected (which sends it home). */
+      deselect();
       say("The server did not answer: nothing was changed. Try again.");
     }).then(function () {
       busy = false;

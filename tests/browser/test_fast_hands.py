@@ -762,6 +762,15 @@ def test_a_move_that_gets_no_answer_goes_back_to_its_pile(
     assert stored(Game.objects.get()) == []
     assert page.url == url and watch.navigations == []
 
+    # The card was put down: trying again is the same two clicks (a player's pass found the
+    # first of them sending the still selected card home, "No foundation takes 10♥").
+    expect(page.locator("#board .picked, #board .selected")).to_have_count(0)
+    page.mouse.click(*centre(page, "t3"))
+    page.mouse.click(*centre(page, "t6"))
+
+    expect(page.locator("#move-count")).to_have_text("1")
+    assert stored(Game.objects.get()) == [("t3-t6", False)]
+
 
 def test_auto_played_cards_go_up_one_after_another(
     page: Page, live_server: LiveServer, watch: Watch
