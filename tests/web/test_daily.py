@@ -1143,3 +1143,17 @@ def test_a_deactivated_accounts_win_does_not_rank(daily: Daily, member) -> None:
     assert leaderboard.ranking(daily, now=NOON) == []
     standing = leaderboard.own_standing(daily, member, now=NOON)
     assert standing is not None and not standing.ranked
+
+
+def test_a_live_daily_game_offers_no_record_link_until_the_day_ends(
+    live: Daily, daily: Daily
+) -> None:
+    """The record names the deal, which stays secret while the day is live: the link led to
+    an error page whose only way on was the home page (a player's pass)."""
+    player = Player.objects.create()
+    today = dailies.daily_start(player=player, daily=live, now=utc_now())
+    past = dailies.daily_start(player=player, daily=daily, now=NOON)
+    browser = client_of(player)
+
+    assert 'href="record"' not in browser.get(today.get_absolute_url()).text
+    assert 'href="record"' in browser.get(past.get_absolute_url()).text
