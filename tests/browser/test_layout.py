@@ -507,6 +507,42 @@ def test_player_pages_fit(tab: Page, live_server: LiveServer, what: str) -> None
     assert_readable(tab, what)
 
 
+def test_a_replay_ends_where_its_content_does(tab: Page, live_server: LiveServer) -> None:
+    """The move list's words for screen readers (absolutely placed) of moves scrolled out of
+    it stretched the page: 1,500-1,750 px of blank page under the replay (a player's pass)."""
+    import_line(tab, live_server, "citadel-3", then="replay")
+    tab.goto(tab.url.split("?")[0] + "?ply=30")
+    expect(tab.get_by_test_id("replay-ply")).to_be_visible()
+
+    height, content, screen = tab.evaluate(
+        "[document.documentElement.scrollHeight,"
+        " document.querySelector('main').getBoundingClientRect().bottom + scrollY, innerHeight]"
+    )
+
+    assert height <= max(screen, content + 64), f"{height} px tall, content ends at {content}"
+
+
+def test_a_long_account_name_leaves_the_header_on_the_screen(
+    tab: Page, live_server: LiveServer
+) -> None:
+    """Usernames may be 150 characters: one made the page 1,982 px wide at 1280 px, and Log
+    out went off the screen (a player's pass)."""
+    name = "ada" * 50
+    User.objects.create_user(name, password="a long right password")
+    tab.goto(live_server.url + "/accounts/login/")
+    tab.get_by_label("Username").fill(name)
+    tab.locator("#id_password").fill("a long right password")
+    tab.get_by_role("button", name="Log in").click()
+    tab.goto(live_server.url + "/play/fortress/2/")
+    if name_of(tab) == PHONE:
+        tab.get_by_text("Menu").click()
+
+    assert_no_sideways_scroll(tab)
+    log_out = tab.get_by_role("button", name="Log out")
+    expect(log_out).to_be_in_viewport()
+    shoot(tab, "long-account-name")
+
+
 # Whether a press at the middle of the element lands on it: nothing covers it.
 REACHABLE = """el => {
     const r = el.getBoundingClientRect();
