@@ -20,7 +20,7 @@ from django.contrib.sessions.models import Session
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef, Q
-from django.db.models.signals import post_save
+from django.db.models.signals import post_save, pre_save
 from django.dispatch import receiver
 from django.http import HttpRequest
 from django.utils import timezone
@@ -219,14 +219,34 @@ def _merge_dailies(anonymous: Player, account: Player) -> None:
         (theirs if played else ours).delete()
 
 
+@receiver(pre_save, sender=User)
+def _note_a_new_password(
+    sender: object, instance: User, update_fields: object, **_: object
+) -> None:
+    """Whether this save sets a new password (``_end_sessions_when_access_changes`` reads
+    it). Only a whole save does: a password changed by a form, the admin or ``changepassword``;
+    Django's own rehash at a log-in (``update_fields=["password"]``: the same password, a
+    stronger hash) ends nothing."""
+    changed = False
+    if instance.pk is not None and update_fields is None:
+        stored = User.objects.filter(pk=instance.pk).values_list("password", flat=True).first()
+        changed = stored is not None and stored != instance.password
+    instance._castle_new_password = changed  # type: ignore[attr-defined]
+
+
 @receiver(post_save, sender=User)
-def _end_sessions_of_a_deactivated_account(
+def _end_sessions_when_access_changes(
     sender: object, instance: User, created: bool, **_: object
 ) -> None:
-    """A deactivated account can no longer log in, and its open sessions end too: the site
-    reads a session's player without its account (``session_player_id``), so a session
-    left open went on playing, hinting and ranking a daily win 1st (an attacker's pass)."""
-    if not created and not instance.is_active:
+    """A deactivated account's open sessions end, and a changed password's: the site reads
+    a session's player without its account (``session_player_id``), so a session left open
+    went on playing, hinting and ranking a daily win 1st after the account was deactivated,
+    or after a moderator reset its password (attackers' passes). The site's own password
+    change keeps the session that made it (``update_session_auth_hash`` saves it again under
+    a new key; ``player_views.PasswordChangeView`` indexes that one)."""
+    if created:
+        return
+    if not instance.is_active or getattr(instance, "_castle_new_password", False):
         end_sessions(user=instance)
 
 

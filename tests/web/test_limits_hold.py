@@ -222,3 +222,17 @@ def test_password_changes_are_rate_limited(alice: None) -> None:
 
     assert account.get(url).status_code == 200  # the form itself is no attempt
     assert User.objects.get().check_password("a long right password")
+
+
+def test_the_admins_password_change_is_limited_with_the_sites(alice: None) -> None:
+    """Anyone holding a copy of a staff cookie guessed the password on the admin's form, 60
+    guesses unlimited, each a hash (an attacker's pass)."""
+    User.objects.filter(username="alice").update(is_staff=True)
+    staff = Client(REMOTE_ADDR="192.0.2.66")
+    staff.login(username="alice", password="a long right password")
+    wrong = {"old_password": "guess", "new_password1": "x7!kQ2#", "new_password2": "x7!kQ2#"}
+    for _ in range(5):
+        assert staff.post(reverse("games:password_change"), wrong).status_code == 200
+    answers = [staff.post(reverse("admin:password_change"), wrong).status_code for _ in range(6)]
+
+    assert answers == [200] * 5 + [429]

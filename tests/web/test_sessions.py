@@ -181,3 +181,36 @@ def test_deactivating_an_account_ends_its_sessions(
 
     powerless(owner, game)
     powerless(laptop, game)
+
+
+def test_a_password_set_elsewhere_ends_the_accounts_sessions(
+    client_for: Callable[..., Client], player: Player, start_game
+) -> None:
+    """A moderator's reset in the admin (or ``changepassword``) ended no session: a copied
+    cookie went on moving, hinting and ranking a daily win with htmx requests, which never
+    draw the page that would check it (an attacker's pass)."""
+    owner = client_for(player)
+    game = start_game()
+    signup(owner)
+    stolen = copy_of(owner)
+
+    user = User.objects.get(username="alice")
+    user.set_password(NEW_PASSWORD)
+    user.save()
+
+    powerless(stolen, game)
+
+
+def test_a_stronger_hash_of_the_same_password_ends_nothing(
+    client_for: Callable[..., Client], player: Player, start_game
+) -> None:
+    """What Django saves at a log-in when its hasher grew stronger: the same password."""
+    owner = client_for(player)
+    game = start_game()
+    signup(owner)
+
+    user = User.objects.get(username="alice")
+    user.set_password(PASSWORD)
+    user.save(update_fields=["password"])
+
+    assert owner.post(reverse("games:move", args=[game.pk]), {"move": "t3-t6"}).status_code == 303
