@@ -25,7 +25,7 @@ class CastleAdminSite(admin.AdminSite):
         assert isinstance(answer, HttpResponse)
         return answer
 
-    def password_change(
+    def password_change(  # type: ignore[override]  # its 429 is no TemplateResponse
         self, request: HttpRequest, extra_context: dict[str, Any] | None = None
     ) -> HttpResponse:
         change = super().password_change
