@@ -73,7 +73,7 @@ def game_page(
         "ending": _daily_ending(game, now) if won and game.daily_id else None,
         "late": game.daily is not None and game.daily.is_late(game.finished_at or now),
         "stuck": stuck,
-        "lost_from_start": stuck and at_opening(game, board),
+        "lost_from_start": stuck and (at_opening(game, board) or proved_unwinnable(game)),
         "can_undo": can_undo,
         "can_redo": owner and not won and game.redo > 0,
         "can_restart": can_restart,
@@ -85,6 +85,14 @@ def game_page(
     flags = [page[name] for name in ("can_undo", "can_redo", "can_restart", "won")]
     page["controls"] = "".join("1" if flag else "0" for flag in [*flags, game.autoplay])
     return page
+
+
+def proved_unwinnable(game: Game) -> bool:
+    """Whether the solver proved that no line wins ``game``'s deal: a stuck game's panel
+    then says so, not "Undo or restart to try another line" beside the badge's
+    "Unwinnable" (a player's pass)."""
+    verdict = DealVerdict.for_game(game)
+    return verdict is not None and verdict.verdict == DealVerdict.Verdict.UNWINNABLE
 
 
 def after_action(outcome: Outcome, *, kind: str, viewer: uuid.UUID | None, now: datetime) -> Page:

@@ -673,3 +673,23 @@ def test_an_empty_pool_jumps_the_queue_only_so_often(
         DBTaskResult.objects.order_by("enqueued_at").values_list("priority", flat=True)
     )
     assert priorities == [pools.EMPTY_POOL_PRIORITY, pools.EMPTY_POOL_PRIORITY, 0]
+
+
+def test_the_stuck_panel_of_a_deal_proved_unwinnable_does_not_send_the_player_back(
+    owner_client: Client, no_solver: Callable[[], None]
+) -> None:
+    """It said "Undo or restart to try another line" beside the badge's "Unwinnable: the
+    solver proved that no line wins this deal" (a player's pass, Beleaguered Castle 1)."""
+    DealVerdict.objects.create(
+        slug="beleaguered-castle", deal=1, verdict="unwinnable", requested_at=timezone.now()
+    )
+    game = started(owner_client, "/play/beleaguered-castle/1/?autoplay=1")
+    for _ in range(2):
+        game.refresh_from_db()
+        move = {"move": "t6-t4", "ply": game.ply}
+        assert owner_client.post(reverse("games:move", args=[game.pk]), move).status_code == 303
+
+    page = owner_client.get(game.get_absolute_url()).text
+
+    assert "No way forward" in page and "Undo or restart" not in page
+    assert "This deal cannot be won from its start: try another." in page
