@@ -712,8 +712,22 @@ def sentence(text: str) -> str:
 
 
 def seconds_text(count: int) -> str:
-    """``1 second``, ``30 seconds``: a wait as a sentence says it."""
-    return f"{count} second" if count == 1 else f"{count} seconds"
+    """A wait as a sentence says it: in seconds up to a minute and a half, then in minutes
+    (rounded up: never less than the wait), then in hours and minutes ("please wait 1591
+    seconds" read as a riddle, a player's pass).
+
+    >>> [seconds_text(n) for n in (1, 30, 90, 91, 1591)]
+    ['1 second', '30 seconds', '90 seconds', '2 minutes', '27 minutes']
+    >>> seconds_text(3600), seconds_text(5400)
+    ('1 hour', '1 hour 30 minutes')
+    """
+    if count <= 90:
+        return f"{count} second" if count == 1 else f"{count} seconds"
+    minutes = -(-count // 60)
+    hours, minutes = divmod(minutes, 60)
+    words = [f"{hours} hour" + ("s" if hours > 1 else "")] if hours else []
+    words += [f"{minutes} minute" + ("s" if minutes > 1 else "")] if minutes else []
+    return " ".join(words)
 
 
 def for_people(text: str) -> str:

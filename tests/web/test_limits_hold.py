@@ -3,6 +3,7 @@ admin's log-in, many IPv6 addresses, a forged forwarding header; and looking cre
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import pytest
@@ -236,3 +237,14 @@ def test_the_admins_password_change_is_limited_with_the_sites(alice: None) -> No
     answers = [staff.post(reverse("admin:password_change"), wrong).status_code for _ in range(6)]
 
     assert answers == [200] * 5 + [429]
+
+
+def test_a_long_wait_is_said_in_minutes(db: None) -> None:
+    """A wait of 1591 seconds was said in seconds (a player's pass, after a few sign-ups)."""
+    url = reverse("games:signup")
+    for n in range(11):
+        fields = {"username": f"ann{n}", "password1": "x7!kQ2#w", "password2": "x7!kQ2#w"}
+        response = Client().post(url, fields)
+
+    assert response.status_code == 429
+    assert re.search(r"please wait \d+ minutes? and try again", response.text), response.text
