@@ -143,15 +143,6 @@ class BoardView:
     """The empty tableau piles, for ``0`` in :attr:`to`."""
     piles: dict[str, PileView] = field(default_factory=dict)
     cells: list[PileView] = field(default_factory=list)
-    tall: bool = False
-    """Archway with a reserve of ``TALL_RESERVE`` cards or more: on a phone of ordinary
-    height its board takes a screen of its own (CSS). Read when the page is drawn, so the
-    board keeps its layout as the reserves shrink (they never grow)."""
-
-
-TALL_RESERVE = 7
-"""The reserve height from which Archway's band of reserves leaves a 375x667 phone's central
-piles too little room: their fans ran under the foundations (six cards still fit)."""
 
 
 def parse_hint(board: Board, text: str | None) -> Move | None:
@@ -277,7 +268,6 @@ def board_view(
         spaces=spaces,
         piles=piles,
         cells=built[PileKind.CELL],
-        tall=max(map(len, (v.cards for v in built[PileKind.RESERVE])), default=0) >= TALL_RESERVE,
     )
 
 
