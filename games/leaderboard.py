@@ -52,10 +52,14 @@ MIN_GAPS = 10
 # -- recording wins -----------------------------------------------------------------------
 
 
-def too_fast(game: Game) -> str:
+def too_fast(game: Game, now: dt.datetime | None = None) -> str:
     """Why the game's player-made moves look scripted (empty: they do not), by the speed
-    rule of ``min_human_gap`` and ``min_human_pace``."""
+    rule of ``min_human_gap`` and ``min_human_pace``. ``now``: the time of the action that
+    won, whose rows are not stored yet (``record_win``): without it, the gap before the
+    winning move went uncounted (a script's last move could come at once)."""
     times = sorted(game.moves.filter(auto=False).values_list("played_at", flat=True))
+    if now is not None:
+        times.append(now)
     gaps = [later - earlier for earlier, later in itertools.pairwise(times)]
     if len(gaps) < MIN_GAPS:
         return ""
@@ -165,7 +169,7 @@ def record_win(game: Game, now: dt.datetime, line: Sequence[str]) -> Entry | Non
     daily = game.daily
     if daily is None or game.options or game.deal != daily.deal or daily.is_late(now):
         return None
-    reason = too_fast(game) or copies_the_solution(daily, line)
+    reason = too_fast(game, now) or copies_the_solution(daily, line)
     candidate = Entry(
         daily=daily,
         player_id=game.owner_id,

@@ -960,6 +960,21 @@ def test_a_script_pacing_most_moves_and_sending_the_rest_at_once_is_flagged(
     assert "under 300 ms" in reason
 
 
+def test_the_gap_before_the_winning_move_counts(daily: Daily, member) -> None:
+    """The win is judged before its own move is stored: a script paced just over the rule
+    sent its last move at once, uncounted (an attacker's pass)."""
+    game = win(member, daily, at=NOON)
+    moves = list(game.moves.filter(auto=False).order_by("ply"))
+    for index, move in enumerate(moves[:-1]):
+        at = NOON + index * dt.timedelta(milliseconds=302)
+        PlayedMove.objects.filter(pk=move.pk).update(played_at=at)
+    PlayedMove.objects.filter(pk=moves[-1].pk).delete()  # not stored yet when judged
+    last = NOON + (len(moves) - 2) * dt.timedelta(milliseconds=302)
+
+    assert leaderboard.too_fast(game) == ""
+    assert "a mean gap of" in leaderboard.too_fast(game, last)
+
+
 def test_a_person_playing_at_human_speed_is_not_flagged(daily: Daily, member) -> None:
     win(member, daily, at=NOON, seconds_per_move=0.4)
 
