@@ -62,6 +62,12 @@ class ActionForm(_Form):
     ply = forms.IntegerField(min_value=0, max_value=PLY_LIMIT, required=False)
 
 
+class RestartForm(ActionForm):
+    """A restart, to the opening or (``to``) to the position after that many moves."""
+
+    to = forms.IntegerField(min_value=0, max_value=PLY_LIMIT, required=False)
+
+
 class MoveForm(ActionForm):
     """A move: ``move`` in notation (the page's buttons, which work without JavaScript), or
     the selected card ``select`` and the pile it goes ``to`` (the board script, which

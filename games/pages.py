@@ -135,7 +135,11 @@ def action_message(outcome: Outcome, replayed: Replay | None = None, *, kind: st
     if replayed is None:
         replayed = replay(outcome.board, outcome.played, back=outcome.back)
     message = describe_outcome(
-        replayed, automatic=outcome.automatic, back=outcome.back, restart=kind == "restart"
+        replayed,
+        automatic=outcome.automatic,
+        back=outcome.back,
+        restart=kind == "restart",
+        to_ply=outcome.to_ply,
     )
     if kind == "autoplay":
         message = f"Auto-play is {'on' if outcome.game.autoplay else 'off'}. {message}".strip()

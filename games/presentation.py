@@ -613,15 +613,18 @@ def moved_words(card: Card, move: Move) -> str:
     return f"{card.name} and {rest} on it"
 
 
-def describe_outcome(replayed: Replay, *, automatic: int, back: bool, restart: bool = False) -> str:
+def describe_outcome(
+    replayed: Replay, *, automatic: int, back: bool, restart: bool = False, to_ply: int = 0
+) -> str:
     """What the live region says after an action: the move, then what auto-play did
     ("Seven of spades to the spades foundation. Auto-play: eight and nine of spades.").
 
     ``replayed``: the action's moves by :func:`replay` (for an undo, ``back``, the moves it
-    took back); the last ``automatic`` of them were auto-play.
+    took back); the last ``automatic`` of them were auto-play. A ``restart`` to a move of
+    the line (``to_ply``) says which.
     """
     if restart:
-        return "Back to the opening deal."
+        return f"Back to move {to_ply}." if to_ply else "Back to the opening deal."
     moves, cards = replayed.moves, replayed.cards
     if not moves:
         return ""

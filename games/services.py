@@ -83,6 +83,8 @@ class Outcome:
     played: tuple[str, ...] = ()
     automatic: int = 0
     back: bool = False
+    to_ply: int = 0
+    """A restart's: the move of the line it went back to (0: the opening)."""
 
 
 def game_start(
@@ -308,16 +310,27 @@ def game_redo(
 
 
 def game_restart(
-    *, game_id: uuid.UUID, player_id: PlayerId, expected_ply: int | None, now: datetime
+    *,
+    game_id: uuid.UUID,
+    player_id: PlayerId,
+    expected_ply: int | None,
+    now: datetime,
+    to_ply: int | None = None,
 ) -> Outcome:
     """Back to the opening the player first saw (the deal, and the safe auto-play that
-    opened the game when it was started with auto-play on), counting each move taken back as
-    an undo; one undo brings the position back."""
+    opened the game when it was started with auto-play on), or to the position after
+    ``to_ply`` moves of its line (the replay's "Go back to this move", where Analyse says the
+    game was lost), counting each move taken back as an undo; one undo brings the position
+    back."""
     game, board = _load(game_id, player_id, expected_ply)
     line = _line(game, board)
     opening = opening_ply(game, board)
     if not all(auto for _, _, auto in line[:opening]):
         opening = 0  # the player made those moves by hand
+    if to_ply is not None:
+        if to_ply >= board.ply:
+            raise IllegalMove("restart", f"The game has not gone past move {to_ply}")
+        opening = to_ply
     if board.ply <= opening:
         raise IllegalMove("restart", "The game is already at its start")
     restart_ply = board.ply
@@ -328,7 +341,7 @@ def game_restart(
     with transaction.atomic():
         _save(game, board, now=now, restart_ply=restart_ply)
         PlayedMove.objects.filter(pk__in=[pk for pk, _, _ in line[opening:]]).update(undone=True)
-    return Outcome(game, board)
+    return Outcome(game, board, to_ply=to_ply or 0)
 
 
 def game_set_autoplay(

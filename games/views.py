@@ -25,7 +25,15 @@ from django_htmx.middleware import HtmxDetails
 
 from games import limits, pages, pools, services, solver_jobs
 from games.daily import live_daily_of_deal, live_deal_refusal, secrecy_refusal
-from games.forms import ActionForm, DealsForm, ImportForm, MoveForm, PlayForm, ReplayForm
+from games.forms import (
+    ActionForm,
+    DealsForm,
+    ImportForm,
+    MoveForm,
+    PlayForm,
+    ReplayForm,
+    RestartForm,
+)
 from games.models import DealChoice, Game
 from games.players import current_player, known_player, session_player_id
 from games.presentation import (
@@ -197,7 +205,23 @@ def _action(service: Callable[..., services.Outcome]) -> limits.View:
 
 undo = _action(services.game_undo)
 redo = _action(services.game_redo)
-restart = _action(services.game_restart)
+
+
+@limits.playing_limited
+@require_POST
+def restart(request: HtmxHttpRequest, game_id: uuid.UUID) -> HttpResponse:
+    """Back to the opening, or (the replay's "Go back to this move") to a move of the line."""
+    form = RestartForm(request.POST)
+    if not form.is_valid():
+        return _refused(request, game_id, form.error_text(), status=400)
+    to_ply = form.cleaned_data["to"]
+    return _act(
+        request,
+        game_id,
+        lambda **kw: services.game_restart(to_ply=to_ply, **kw),
+        expected_ply=form.cleaned_data["ply"],
+        kind="restart",
+    )
 
 
 @limits.playing_limited

@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
+from games.rules import Board
 from tests.browser.helpers import click_move
 
 pytestmark = pytest.mark.browser
@@ -318,3 +319,34 @@ def test_the_winning_move_leaves_the_focus_on_the_win_panel(
 
     expect(page.get_by_role("heading", name="You won!")).to_be_visible()
     expect(page.get_by_role("link", name="Play Citadel again")).to_be_focused()
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (375, 667)])
+def test_play_on_from_a_move_of_the_replay(
+    browser: Browser, live_server: LiveServer, size: tuple[int, int]
+) -> None:
+    """Where Analyse says a game was lost, its replay offered only "Resume playing" (the lost
+    position): "Go back to this move" takes the game back to the move shown."""
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    page = context.new_page()
+    page.goto(live_server.url + "/play/beleaguered-castle/1/?autoplay=0")
+    board = Board("beleaguered-castle", 1)
+    for ply in (1, 2, 3):
+        move = next(m for m in board.legal_moves() if m.count == 1)
+        board.play(move)
+        click_move(page, move.notation())
+        expect(page.locator("#move-count")).to_have_text(str(ply))
+    game_url = page.url
+
+    page.goto(game_url + "replay?ply=1")
+    page.get_by_role("link", name="Next").click()
+    expect(page.get_by_test_id("replay-ply")).to_have_text("2")
+    page.screenshot(path=f"test-results/screenshots/replay-play-on-{size[0]}.png")
+    page.get_by_role("button", name="Go back to this move").click()
+
+    expect(page.locator("#move-count")).to_have_text("2")
+    expect(page.locator("#status")).to_contain_text("Back to move 2.")
+    assert page.url == game_url
+    page.get_by_role("button", name="Undo").click()  # one undo brings the line back
+    expect(page.locator("#move-count")).to_have_text("3")
+    context.close()

@@ -142,6 +142,49 @@ def test_restart_goes_back_to_the_deal_and_one_undo_returns(
     assert game.undos == 3
 
 
+def test_play_on_from_a_move_of_the_replay(owner_client: Client, game: Game, other_client) -> None:
+    """Analyse links the replay of the last winnable position, which offered only "Resume
+    playing", the lost position: a player counted Undos to get back there (a player's pass).
+    "Go back to this move" takes the game back to the move shown, each move an undo."""
+    positions = [game.position]
+    for _ in range(4):
+        game.refresh_from_db()
+        move = services.game_board(game).legal_moves()[0]
+        assert play(owner_client, game, move.notation()).status_code == 303
+        game.refresh_from_db()
+        positions.append(game.position)
+    replay = reverse("games:replay", args=[game.pk])
+    assert "Go back to this move" in owner_client.get(replay, {"ply": 2}).text
+    assert "Go back to this move" not in owner_client.get(replay, {"ply": 4}).text
+    assert "Go back to this move" not in other_client.get(replay, {"ply": 2}).text
+
+    answer = owner_client.post(reverse("games:restart", args=[game.pk]), {"ply": 4, "to": 2})
+
+    assert answer.status_code == 303
+    game.refresh_from_db()
+    assert (game.ply, game.position, game.undos) == (2, positions[2], 2)
+    assert "Back to move 2." in owner_client.get(answer["Location"]).text
+    assert act(owner_client, game, "undo", 2).status_code == 303  # one undo brings it back
+    game.refresh_from_db()
+    assert (game.ply, game.position) == (4, positions[4])
+
+
+@pytest.mark.parametrize("to", ["4", "9", "-1", "x"])
+def test_play_on_from_a_move_the_game_has_not_passed_is_refused(
+    owner_client: Client, game: Game, to: str
+) -> None:
+    for _ in range(4):
+        game.refresh_from_db()
+        move = services.game_board(game).legal_moves()[0]
+        assert play(owner_client, game, move.notation()).status_code == 303
+
+    answer = owner_client.post(reverse("games:restart", args=[game.pk]), {"ply": 4, "to": to})
+
+    assert answer.status_code in (400, 422)
+    game.refresh_from_db()
+    assert game.ply == 4 and game.undos == 0
+
+
 @pytest.mark.parametrize("action", ["undo", "redo", "restart", "autoplay"])
 def test_actions_on_someone_elses_game_are_403(
     other_client: Client, game: Game, action: str
