@@ -16,7 +16,7 @@ from typing import Any
 from django.contrib.sessions.backends import cached_db
 from django.core.cache.backends.base import DEFAULT_TIMEOUT, BaseCache
 
-from castle_site.sessions import well_formed_key
+from castle_site.sessions import IndexedKeys, well_formed_key
 
 CACHE_SECONDS = 24 * 60 * 60
 """The longest a session stays in the cache after it was read or written."""
@@ -40,7 +40,7 @@ class _CappedTimeouts:
         return getattr(self._cache, name)
 
 
-class SessionStore(cached_db.SessionStore):
+class SessionStore(IndexedKeys, cached_db.SessionStore):
     _cache: Any  # Django's cache, then the same behind _CappedTimeouts
 
     def __init__(self, session_key: str | None = None) -> None:

@@ -11,10 +11,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth import SESSION_KEY as SESSION_AUTH_KEY
+from django.contrib.auth.models import User
 from django.contrib.sessions.backends import db
-from django.contrib.sessions.backends.base import VALID_KEY_CHARS
+from django.contrib.sessions.backends.base import VALID_KEY_CHARS, SessionBase
 from django.db import connections, router
 from django.utils import timezone
+
+from games.models import AccountSession
 
 KEY_LENGTH = 32
 """The length of the keys Django makes (``SessionBase._get_new_session_key``)."""
@@ -30,7 +34,29 @@ def well_formed_key(key: str | None) -> bool:
     return key is not None and len(key) == KEY_LENGTH and set(key) <= _KEY_CHARS
 
 
-class SessionStore(db.SessionStore):
+class IndexedKeys(SessionBase):
+    """A logged-in session keeps its place in the account's index of sessions
+    (``games.models.AccountSession``, what logging out everywhere, a password change and a
+    deactivation end) when its key changes. Django changes it where no code of the site
+    runs: the admin's password forms (``update_session_auth_hash``) gave a staff session a
+    key no index knew, which outlived every way of ending the account's sessions (an
+    attacker's pass: a copied staff cookie, rekeyed, ranked a daily win 1st after the
+    password was reset)."""
+
+    def cycle_key(self) -> None:
+        old = self.session_key
+        super().cycle_key()
+        user_id = self.get(SESSION_AUTH_KEY)
+        if old is None or user_id is None or self.session_key is None:
+            return  # a log-in: games.players indexes the session it ends in
+        AccountSession.objects.filter(session_key=old).delete()
+        if User.objects.filter(pk=user_id).exists():
+            AccountSession.objects.update_or_create(
+                session_key=self.session_key, defaults={"user_id": user_id}
+            )
+
+
+class SessionStore(IndexedKeys, db.SessionStore):
     def _validate_session_key(self, key: str | None) -> bool:
         return well_formed_key(key)
 

@@ -20,7 +20,7 @@ from django.contrib.sessions.models import Session
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef, Q
-from django.db.models.signals import post_save, pre_save
+from django.db.models.signals import post_save, pre_delete, pre_save
 from django.dispatch import receiver
 from django.http import HttpRequest
 from django.utils import timezone
@@ -248,6 +248,13 @@ def _end_sessions_when_access_changes(
         return
     if not instance.is_active or getattr(instance, "_castle_new_password", False):
         end_sessions(user=instance)
+
+
+@receiver(pre_delete, sender=User)
+def _end_sessions_of_a_deleted_account(sender: object, instance: User, **_: object) -> None:
+    """A deleted account's sessions end with it: a copied cookie kept its player, its name
+    and its games (an attacker's pass)."""
+    end_sessions(user=instance)
 
 
 @receiver(user_logged_in)

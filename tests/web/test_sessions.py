@@ -214,3 +214,41 @@ def test_a_stronger_hash_of_the_same_password_ends_nothing(
     user.save(update_fields=["password"])
 
     assert owner.post(reverse("games:move", args=[game.pk]), {"move": "t3-t6"}).status_code == 303
+
+
+def test_a_session_the_admin_gives_a_new_key_still_ends_with_the_account(db: None) -> None:
+    """The admin's password forms give the session that uses them a new key, which no index
+    of the account's sessions knew: a copied staff cookie, rekeyed so, outlived a log-out
+    everywhere, a deactivation and a password reset (an attacker's pass)."""
+    User.objects.create_user("staff", password=PASSWORD, is_staff=True, is_superuser=True)
+    other = User.objects.create_user("bob", password=PASSWORD)
+    owner = Client()
+    assert login(owner, "staff") == 302
+    thief = copy_of(owner)
+    form = {"password1": NEW_PASSWORD, "password2": NEW_PASSWORD, "usable_password": "true"}
+
+    rekeyed = thief.post(reverse("admin:auth_user_password_change", args=[other.pk]), form)
+    assert rekeyed.status_code == 302
+    assert thief.cookies[settings.SESSION_COOKIE_NAME].value != (
+        owner.cookies[settings.SESSION_COOKIE_NAME].value
+    )
+
+    laptop = Client()  # the owner, logged in elsewhere, logs out: every session ends
+    assert login(laptop, "staff") == 302
+    laptop.post(reverse("games:logout"))
+
+    assert thief.get(reverse("admin:index")).status_code == 302  # to the admin's log-in
+
+
+def test_deleting_an_account_ends_its_sessions(
+    client_for: Callable[..., Client], player: Player, start_game
+) -> None:
+    owner = client_for(player)
+    game = start_game()
+    signup(owner)
+    stolen = copy_of(owner)
+
+    User.objects.get(username="alice").delete()
+
+    assert "alice" not in stolen.get(reverse("games:profile")).text
+    assert str(game.pk) not in stolen.get(reverse("games:my_games")).text
