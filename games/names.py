@@ -20,6 +20,7 @@ LOOK_ALIKES = str.maketrans(
         "3": "e",
         "4": "a",
         "7": "t",
+        "u": "v",
         "9": "g",
         "q": "g",
         "8": "b",
@@ -27,8 +28,13 @@ LOOK_ALIKES = str.maketrans(
     }
 )
 """Characters read as another, lower case: I (as i), 1 and | as l; 0 as o; 5 as S; 2 as
-Z; 3 as E; 4 as A; 7 as T; 9 and q as g; 8 and 6 as B (a player's pass took "6ob" beside
-"Bob", and another "7om 7yler" beside "Tom Tyler")."""
+Z; 3 as E; 4 as A; 7 as T; u as v; 9 and q as g; 8 and 6 as B (a player's pass took "6ob"
+beside "Bob", another "7om 7yler" beside "Tom Tyler", "Hugh Lavrie" beside "Hugh Laurie"
+and "Uictor" beside "Victor")."""
+
+CAPITALS = str.maketrans({"Q": "O"})
+"""Capitals read as another letter, before the case goes: Q as O ("Qliver" beside "Oliver"),
+where a small q reads as g."""
 
 PAIRS = (("rn", "m"), ("vv", "w"), ("cl", "d"))
 """Two letters read as one, after the characters: rn as m, vv as w, cl (or cI) as d. An
@@ -51,7 +57,7 @@ def skeleton(name: str, *, pairs: bool = True) -> str:
     >>> skeleton("Ernrna VVoods") == skeleton("Emma Woods"), skeleton("Player 37o3cId")
     (True, 'playeretoedd')
     """
-    text = re.sub(r"[^a-z0-9]", "", name.lower().translate(LOOK_ALIKES))
+    text = re.sub(r"[^a-z0-9]", "", name.translate(CAPITALS).lower().translate(LOOK_ALIKES))
     for pair, letter in PAIRS if pairs else ():
         text = text.replace(pair, letter)
     return text

@@ -4,8 +4,9 @@ from games.names import skeleton
 
 
 def keys_for_names(apps, schema_editor):
-    """Each named player's key again, now that 3, 4 and 7 read as E, A and T (oldest first;
-    a name that reads as an earlier one keeps an empty key, as in 0013)."""
+    """Each named player's key again, now that 3, 4 and 7 read as E, A and T, u as v and a
+    capital Q as O (oldest first; a name that reads as an earlier one keeps an empty key, as
+    in 0013)."""
     Player = apps.get_model("games", "Player")
     Player.objects.exclude(name_key="").update(name_key="")
     seen = set()

@@ -171,6 +171,9 @@ def test_display_names_are_unique_ignoring_case(player: Player, db: None) -> Non
         ("Bob Moore117", "6ob rnoore117"),
         ("Tom Tyler", "7om 7yler"),
         ("Ann Easter", "4nn 3aster"),
+        ("Hugh Laurie", "Hugh Lavrie"),
+        ("Victor Hugo", "Uictor Hugo"),
+        ("Oliver Hart", "Qliver Hart"),
     ],
 )
 def test_a_name_that_reads_as_a_taken_one_is_refused(
