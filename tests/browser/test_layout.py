@@ -396,6 +396,38 @@ def test_archway_keeps_its_central_ranks_whole_under_a_note_on_a_phone(
 IN_PAGE = "el => { const r = el.getBoundingClientRect(); return [r.x, r.y + scrollY, r.width]; }"
 
 
+def test_an_archway_replay_keeps_its_central_ranks_whole_on_a_phone(
+    browser: Browser, live_server: LiveServer
+) -> None:
+    """The replay's board squeezed the central piles' twelve cards 6 px apart on a phone,
+    their ranks cut in half (a player's pass), after the game page had been mended."""
+    context = browser.new_context(viewport={"width": 375, "height": 667})
+    context.screen_name = PHONE  # type: ignore[attr-defined]
+    page = context.new_page()
+    page.goto(live_server.url + "/play/archway/3/?autoplay=0")
+    page.goto(page.url + "replay?ply=0")
+
+    page.locator("#board").evaluate("board => board.scrollIntoView()")
+    check_board(page, "archway-replay", within="board")
+    context.close()
+
+
+def test_a_long_name_leaves_a_phones_leaderboard_its_width(
+    dailies: Daily, browser: Browser, live_server: LiveServer
+) -> None:
+    """A 24-letter name without a space made the leaderboard 518 px wide on a phone."""
+    Player.objects.filter(display_name="Rival 0").update(display_name="Quetzalcoatlus_Northropi")
+    context = browser.new_context(viewport={"width": 375, "height": 667})
+    context.screen_name = PHONE  # type: ignore[attr-defined]
+    page = context.new_page()
+    page.goto(live_server.url + reverse("games:daily_leaderboard", args=[dailies.date, "citadel"]))
+
+    expect(page.get_by_text("Quetzalcoatlus_Northropi")).to_be_visible()
+    shoot(page, "leaderboard-long-name")
+    assert_no_sideways_scroll(page)
+    context.close()
+
+
 def test_archway_foundations_stay_put_as_piles_shrink(tab: Page, live_server: LiveServer) -> None:
     tab.goto(live_server.url + "/play/archway/3/?autoplay=0")
     found = tab.locator("#board .foundations")
