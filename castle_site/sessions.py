@@ -12,13 +12,12 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import SESSION_KEY as SESSION_AUTH_KEY
-from django.contrib.auth.models import User
 from django.contrib.sessions.backends import db
 from django.contrib.sessions.backends.base import VALID_KEY_CHARS, SessionBase
 from django.db import connections, router
 from django.utils import timezone
 
-from games.models import AccountSession
+from games.players import remember_session
 
 KEY_LENGTH = 32
 """The length of the keys Django makes (``SessionBase._get_new_session_key``)."""
@@ -47,13 +46,9 @@ class IndexedKeys(SessionBase):
         old = self.session_key
         super().cycle_key()
         user_id = self.get(SESSION_AUTH_KEY)
-        if old is None or user_id is None or self.session_key is None:
+        if old is None or user_id is None:
             return  # a log-in: games.players indexes the session it ends in
-        AccountSession.objects.filter(session_key=old).delete()
-        if User.objects.filter(pk=user_id).exists():
-            AccountSession.objects.update_or_create(
-                session_key=self.session_key, defaults={"user_id": user_id}
-            )
+        remember_session(user_id=int(user_id), session_key=self.session_key, replaces=old)
 
 
 class SessionStore(IndexedKeys, db.SessionStore):

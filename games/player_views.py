@@ -7,8 +7,6 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login, logout
 from django.contrib.auth import views as auth_views
-from django.contrib.auth.forms import PasswordChangeForm
-from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.db import IntegrityError, transaction
@@ -28,7 +26,6 @@ from games.players import (
     known_player,
     player_set_name,
     player_set_preferences,
-    remember_session,
 )
 from games.presentation import thumbnail
 from games.stats import player_stats
@@ -82,18 +79,11 @@ def logout_everywhere(request: HttpRequest) -> HttpResponse:
 
 
 class PasswordChangeView(auth_views.PasswordChangeView):
-    """Django's, ending the account's other sessions: a changed password locks out whoever
-    held a copy of a logged-in cookie."""
+    """Django's. The new password ends the account's other sessions, so whoever held a copy
+    of a logged-in cookie is locked out (``games.players``' signals; this session goes on
+    under a new key, ``castle_site.sessions.IndexedKeys``)."""
 
     success_url = reverse_lazy("games:password_change_done")
-
-    def form_valid(self, form: PasswordChangeForm) -> HttpResponse:
-        response = super().form_valid(form)
-        user = form.user
-        assert isinstance(user, User)
-        end_sessions(user=user, keep=self.request.session.session_key)
-        remember_session(user=user, session_key=self.request.session.session_key)
-        return response
 
 
 password_change = rate_limited("password", *limits.PASSWORD_CHANGE)(PasswordChangeView.as_view())

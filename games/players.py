@@ -97,26 +97,24 @@ def prefers_four_colour(player_id: uuid.UUID | None) -> bool:
     return bool(Player.objects.filter(pk=player_id).values_list("four_colour", flat=True).first())
 
 
-def remember_session(*, user: User, session_key: str | None) -> None:
-    """Index a logged-in session under its account, so ``end_sessions`` can find it."""
-    if session_key:
-        AccountSession.objects.update_or_create(
-            session_key=session_key,
-            defaults={"user": user},
-        )
-        # Sessions also end on their own (expiry, clearsessions): forget those.
-        live = Session.objects.filter(expire_date__gt=timezone.now()).values("session_key")
-        AccountSession.objects.filter(user=user).exclude(session_key__in=live).delete()
+def remember_session(*, user_id: int, session_key: str | None, replaces: str | None = None) -> None:
+    """Index a logged-in session under its account, so ``end_sessions`` can find it:
+    at a log-in, and when Django gives the session a new key (``replaces``, the key it had:
+    ``castle_site.sessions.IndexedKeys``). A deleted account's sessions are not indexed."""
+    if replaces:
+        AccountSession.objects.filter(session_key=replaces).delete()
+    if not session_key or not User.objects.filter(pk=user_id).exists():
+        return
+    AccountSession.objects.update_or_create(session_key=session_key, defaults={"user_id": user_id})
+    # Sessions also end on their own (expiry, clearsessions): forget those.
+    live = Session.objects.filter(expire_date__gt=timezone.now()).values("session_key")
+    AccountSession.objects.filter(user_id=user_id).exclude(session_key__in=live).delete()
 
 
-def end_sessions(*, user: User, keep: str | None = None) -> int:
-    """End every session logged in to ``user``'s account (but ``keep``): their cookies
-    become empty sessions with no player. Returns how many ended."""
-    keys = list(
-        AccountSession.objects.filter(user=user)
-        .exclude(session_key=keep or "")
-        .values_list("session_key", flat=True)
-    )
+def end_sessions(*, user: User) -> int:
+    """End every session logged in to ``user``'s account: their cookies become empty
+    sessions with no player. Returns how many ended."""
+    keys = list(AccountSession.objects.filter(user=user).values_list("session_key", flat=True))
     delete_sessions(keys)
     AccountSession.objects.filter(session_key__in=keys).delete()
     return len(keys)
@@ -242,8 +240,9 @@ def _end_sessions_when_access_changes(
     a session's player without its account (``session_player_id``), so a session left open
     went on playing, hinting and ranking a daily win 1st after the account was deactivated,
     or after a moderator reset its password (attackers' passes). The site's own password
-    change keeps the session that made it (``update_session_auth_hash`` saves it again under
-    a new key; ``player_views.PasswordChangeView`` indexes that one)."""
+    change keeps the session that made it: ``update_session_auth_hash`` saves its data,
+    still in memory, again under a new key, which ``castle_site.sessions.IndexedKeys``
+    indexes."""
     if created:
         return
     if not instance.is_active or getattr(instance, "_castle_new_password", False):
@@ -263,4 +262,4 @@ def _adopt_on_login(sender: object, request: HttpRequest | None, user: User, **_
         return
     player = player_adopt(anonymous_id=session_player_id(request), user=user)
     request.session[SESSION_KEY] = str(player.pk)
-    remember_session(user=user, session_key=request.session.session_key)
+    remember_session(user_id=user.pk, session_key=request.session.session_key)
