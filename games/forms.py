@@ -61,11 +61,18 @@ class DealsForm(_Form):
 class ActionForm(_Form):
     ply = forms.IntegerField(min_value=0, max_value=PLY_LIMIT, required=False)
 
+    def service_arguments(self) -> dict[str, object]:
+        """What the action's service takes from the form beside the ply."""
+        return {}
+
 
 class RestartForm(ActionForm):
     """A restart, to the opening or (``to``) to the position after that many moves."""
 
     to = forms.IntegerField(min_value=0, max_value=PLY_LIMIT, required=False)
+
+    def service_arguments(self) -> dict[str, object]:
+        return {"to_ply": self.cleaned_data["to"]}
 
 
 class MoveForm(ActionForm):

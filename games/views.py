@@ -7,6 +7,7 @@ renders the full page with its 4xx status and the reason.
 
 from __future__ import annotations
 
+import functools
 import uuid
 from collections.abc import Callable
 from typing import Any, Final
@@ -190,14 +191,25 @@ def move(request: HtmxHttpRequest, game_id: uuid.UUID) -> HttpResponse:
     )
 
 
-def _action(service: Callable[..., services.Outcome]) -> limits.View:
+def _action(
+    service: Callable[..., services.Outcome], form_class: type[ActionForm] = ActionForm
+) -> limits.View:
+    """The view of an action on a game that only its ply (and ``form_class``'s
+    ``service_arguments``) qualifies: undo, redo, restart."""
+
     @limits.playing_limited
     @require_POST
     def view(request: HtmxHttpRequest, game_id: uuid.UUID) -> HttpResponse:
-        form = ActionForm(request.POST)
+        form = form_class(request.POST)
         if not form.is_valid():
             return _refused(request, game_id, form.error_text(), status=400)
-        return _act(request, game_id, service, expected_ply=form.cleaned_data["ply"], kind=kind)
+        return _act(
+            request,
+            game_id,
+            functools.partial(service, **form.service_arguments()),
+            expected_ply=form.cleaned_data["ply"],
+            kind=kind,
+        )
 
     kind = view.__name__ = service.__name__.removeprefix("game_")
     return view
@@ -205,23 +217,8 @@ def _action(service: Callable[..., services.Outcome]) -> limits.View:
 
 undo = _action(services.game_undo)
 redo = _action(services.game_redo)
-
-
-@limits.playing_limited
-@require_POST
-def restart(request: HtmxHttpRequest, game_id: uuid.UUID) -> HttpResponse:
-    """Back to the opening, or (the replay's "Go back to this move") to a move of the line."""
-    form = RestartForm(request.POST)
-    if not form.is_valid():
-        return _refused(request, game_id, form.error_text(), status=400)
-    to_ply = form.cleaned_data["to"]
-    return _act(
-        request,
-        game_id,
-        lambda **kw: services.game_restart(to_ply=to_ply, **kw),
-        expected_ply=form.cleaned_data["ply"],
-        kind="restart",
-    )
+restart = _action(services.game_restart, RestartForm)
+"""Back to the opening, or (the replay's "Go back to this move") to a move of the line."""
 
 
 @limits.playing_limited
