@@ -232,7 +232,7 @@
         if ([200, 400, 403, 409, 422, 429].indexOf(response.status) < 0) {
           throw new Error(String(response.status));
         }
-        apply(html, lift);
+        apply(html, lift, response.status === 429);
         played = response.status === 200;
       });
     }).catch(function () {
@@ -269,8 +269,9 @@
      put at index AT, each renamed by its new place). The page's layout is read before the
      first change (focus, where flights start) and once after the last (where they land),
      never in between: the new board is painted in the first frame after the answer, with
-     the glide layered over it. */
-  function apply(html, lift) {
+     the glide layered over it. A refusal to wait (``waiting``, a 429) adds its sentence to
+     the status: the panel the status showed (a stuck game's Analyse) stays. */
+  function apply(html, lift, waiting) {
     var template = document.createElement("template");
     template.innerHTML = html;
     var parts = Array.prototype.filter.call(template.content.children, function (el) {
@@ -279,6 +280,7 @@
     if (!parts.length) throw new Error("no partials");
     var focus = rememberFocus();
     var moved = parts.some(isChange);
+    var hinted = template.content.querySelector(".hint-from, .hint-to") !== null;
     var before = window.CastleMotion ? window.CastleMotion.before(template.content, lift) : null;
     /* Removing the focused element makes the browser lay the page out there and then. */
     if (focus && replaced(focus.element, parts)) focus.element.blur();
@@ -305,6 +307,7 @@
         if (el.dataset.label) old.dataset.label = el.dataset.label;
       } else {
         keepClosed(old, el);
+        if (waiting) old.querySelectorAll(".panel").forEach(function (panel) { el.appendChild(panel); });
         old.replaceWith(el);
       }
     });
@@ -316,9 +319,19 @@
       if (el.dataset.pollUrl && window.CastleLookAgain) window.CastleLookAgain(el);
     });
     restoreFocus(focus);
+    if (hinted) showHint();
     if (lift && !moved) lift.back();
     if (before) window.CastleMotion.after(before);
     else if (lift && moved) lift.drop();
+  }
+
+  /* A hint's card and destination are on the screen: on a phone the board can be taller
+     than it, and a hinted foundation was below the fold. */
+  function showHint() {
+    board.querySelectorAll(".hint-from, .hint-to").forEach(function (el) {
+      var box = el.getBoundingClientRect();
+      if (box.top < 0 || box.bottom > window.innerHeight) el.scrollIntoView({ block: "nearest" });
+    });
   }
 
   function isChange(el) { return el.id.indexOf("pile-") === 0; }

@@ -17,6 +17,7 @@
     if (!url || !delay) return;
     window.setTimeout(async () => {
       if (!part.isConnected) return;
+      const holder = document.createElement("template");
       let fresh = null;
       let answered = false;
       try {
@@ -25,7 +26,6 @@
           credentials: "same-origin",
           headers: { "HX-Request": "true" },
         });
-        const holder = document.createElement("template");
         if (response.ok) holder.innerHTML = (await response.text()).trim();
         answered = response.ok;
         fresh = holder.content.getElementById(part.id);
@@ -34,6 +34,12 @@
       }
       if (!part.isConnected) return;
       if (fresh) {
+        // What else the answer names and the page shows (a stuck panel's advice, once the
+        // badge says the deal cannot be won) changes with it.
+        Array.from(holder.content.children).forEach((el) => {
+          const old = el !== fresh && el.id && document.getElementById(el.id);
+          if (old) old.replaceWith(el);
+        });
         part.replaceWith(fresh);
         lookAgain(fresh, looks + 1);
       } else if (answered && !delays) {

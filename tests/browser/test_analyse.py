@@ -12,7 +12,8 @@ from django.core.cache import cache
 from playwright.sync_api import Page, Route, expect
 from pytest_django.live_server_helper import LiveServer
 
-from games.models import Game
+from games import services, solver_jobs
+from games.models import DealVerdict, Game
 
 pytestmark = pytest.mark.browser
 
@@ -201,3 +202,42 @@ def test_without_javascript_check_again_shows_the_analysis(
     answer = page.get_by_text(re.compile(r"could not be won|could still be won"))
     expect(answer).to_be_visible(timeout=10_000)
     context.close()
+
+
+def test_the_stuck_panel_says_so_when_the_badge_finds_the_deal_unwinnable(
+    page: Page, live_server: LiveServer
+) -> None:
+    """The badge turned "Unwinnable" by itself beside a stuck panel that still said "Undo or
+    restart to try another line" until a reload (a player's pass)."""
+    play_into_a_corner(page, live_server)
+    expect(page.locator("#verdict")).to_contain_text("Checking whether this deal can be won")
+    advice = page.locator("#stuck-advice")
+    expect(advice).to_have_text("Undo or restart to try another line.")
+
+    DealVerdict.objects.update(verdict=DealVerdict.Verdict.UNWINNABLE)  # the worker, meanwhile
+
+    expect(page.locator("#verdict")).to_contain_text("Unwinnable", timeout=10_000)
+    expect(advice).to_have_text("This deal cannot be won from its start: try another.")
+    expect(page.get_by_role("button", name="Analyse: where was it lost?")).to_be_visible()
+
+
+def test_analyse_refused_for_a_while_keeps_the_stuck_panel(
+    page: Page, live_server: LiveServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A refusal to analyse now (429) replaced the stuck panel, and its Analyse and New
+    winnable deal, with its wait message (a player's pass)."""
+    play_into_a_corner(page, live_server)
+
+    def busy(**_: object) -> None:
+        raise solver_jobs.SolverBusy("The solver is busy: please try again in a minute.", 60)
+
+    monkeypatch.setattr(services, "game_analyse", busy)  # the server runs in this process
+    with page.expect_response(lambda r: r.url.endswith("/analyse")) as answer:
+        page.get_by_role("button", name="Analyse: where was it lost?").click()
+
+    assert answer.value.status == 429
+    status = page.locator("#status")
+    expect(status).to_contain_text("The solver is busy")
+    expect(page.get_by_role("heading", name="No way forward")).to_be_visible()
+    expect(status.get_by_role("link", name="New winnable deal")).to_be_visible()
+    expect(page.get_by_role("button", name="Analyse: where was it lost?")).to_be_visible()

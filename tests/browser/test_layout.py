@@ -810,3 +810,26 @@ def test_the_imports_choice_has_no_frame_of_its_own(tab: Page, live_server: Live
     style = "() => getComputedStyle(document.querySelector('.form-page fieldset')).borderTopStyle"
 
     assert tab.evaluate(style) == "none"
+
+
+def test_a_hint_shows_its_card_and_destination_on_a_phone(
+    browser: Browser, live_server: LiveServer
+) -> None:
+    """On a phone an Archway board takes a screen of its own, below the controls: the Hint
+    button's answer marked a foundation below the fold (a player's pass)."""
+    context = browser.new_context(
+        viewport={"width": 375, "height": 667}, has_touch=True, is_mobile=True
+    )
+    context.screen_name = PHONE  # type: ignore[attr-defined]
+    page = context.new_page()
+    page.goto(live_server.url + "/play/archway/783/?autoplay=0")  # a winnable deal
+    page.evaluate("window.scrollTo(0, 0)")
+
+    page.get_by_role("button", name="Hint", exact=True).tap()
+
+    expect(page.locator("#board .hint-to")).to_have_count(1)
+    marks = page.locator("#board .hint-from, #board .hint-to")  # (two decks: two 2♣ marked)
+    for mark in marks.all():
+        expect(mark).to_be_in_viewport(ratio=1)
+    shoot(page, "archway-hint")
+    context.close()

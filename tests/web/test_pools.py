@@ -319,7 +319,8 @@ def test_a_typed_dead_deal_plays_as_asked_and_its_stuck_panel_offers_a_winnable_
     page = owner_client.get(game.get_absolute_url()).text
 
     assert "No way forward" in page and "Analyse: where was it lost?" in page
-    assert "No card can move. This deal cannot be won from its start: try another." in page
+    advice = '<span id="stuck-advice">This deal cannot be won from its start: try another.</span>'
+    assert f"No card can move. {advice}" in page
     assert "Undo or restart" not in page  # nothing to take back: they cannot help
     assert 'href="/play/fortress/?deals=winnable" rel="nofollow">New winnable deal</a>' in page
 
@@ -388,6 +389,10 @@ def test_a_typed_deal_plays_as_asked_and_gets_a_verdict_badge(
     assert row.verdict == verdict and not row.pooled
     badge = owner_client.get(reverse("games:verdict", args=[played.pk]) + "?poll=1")
     assert badge.status_code == 200 and text in badge.text and "data-poll" not in badge.text
+    # A stuck panel's advice changes with the badge of a deal that cannot be won.
+    assert ('<span id="stuck-advice">This deal cannot be won' in badge.text) == (
+        verdict == "unwinnable"
+    )
     assert text in owner_client.get(played.get_absolute_url()).text
 
 
