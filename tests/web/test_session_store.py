@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import warnings
 from datetime import timedelta
+from importlib import import_module
 from typing import Any
 
 import pytest
@@ -19,6 +20,7 @@ from django.utils import timezone
 
 from castle_site import cached_sessions
 from castle_site.sessions import SessionStore
+from games.players import delete_sessions
 
 pytestmark = pytest.mark.django_db
 
@@ -131,3 +133,27 @@ def test_a_cookie_no_key_could_match_is_not_looked_up(
         with CaptureQueriesContext(connection) as queries:
             assert store_class(key).load() == {}
     assert len(queries) == 0
+
+
+@pytest.mark.parametrize(
+    "engine", ["castle_site.sessions", "castle_site.cached_sessions"], ids=["db", "cached"]
+)
+def test_deleted_sessions_are_gone_from_the_cache_too(
+    engine: str, settings: Any, django_assert_max_num_queries: Any
+) -> None:
+    """Sessions end a batch a query (``games.players.delete_sessions``): the cached store's
+    copies go with their rows, or the cookies would read them back for a day."""
+    settings.SESSION_ENGINE = engine
+    store_class = import_module(engine).SessionStore
+    keys = []
+    for n in range(3):
+        store = store_class()
+        store["player"] = f"someone {n}"
+        store.save()
+        keys.append(store.session_key)
+        assert store_class(store.session_key)["player"] == f"someone {n}"  # cached, when cached
+
+    with django_assert_max_num_queries(2):
+        delete_sessions(keys[:2])
+
+    assert [store_class(key).load() for key in keys] == [{}, {}, {"player": "someone 2"}]

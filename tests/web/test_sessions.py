@@ -4,13 +4,22 @@ session it names."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import AbstractContextManager
+from datetime import UTC, datetime, timedelta
+from importlib import import_module
 
 from django.conf import settings
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.auth.models import User
+from django.contrib.sessions.backends.base import VALID_KEY_CHARS
+from django.contrib.sessions.models import Session
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.crypto import get_random_string
 
-from games.models import Game, Player
+from games.models import AccountSession, Game, Player
+from games.players import MAX_ACCOUNT_SESSIONS
 
 PASSWORD = "correct horse battery"
 NEW_PASSWORD = "another staple battery"
@@ -252,3 +261,69 @@ def test_deleting_an_account_ends_its_sessions(
 
     assert "alice" not in stolen.get(reverse("games:profile")).text
     assert str(game.pk) not in stolen.get(reverse("games:my_games")).text
+
+
+def logged_in_sessions(user: User, count: int) -> list[str]:
+    """``count`` sessions logged in to ``user``, indexed as log-ins leave them (an
+    attacker's pass wrote 20,000 so, the rows 20,000 log-ins without a cookie leave)."""
+    store = import_module(settings.SESSION_ENGINE).SessionStore
+    data = store().encode(
+        {
+            SESSION_KEY: str(user.pk),
+            BACKEND_SESSION_KEY: "django.contrib.auth.backends.ModelBackend",
+            HASH_SESSION_KEY: user.get_session_auth_hash(),
+        }
+    )
+    keys = [get_random_string(32, VALID_KEY_CHARS) for _ in range(count)]
+    expiry = timezone.now() + timedelta(days=400)
+    Session.objects.bulk_create(Session(k, data, expiry) for k in keys)
+    AccountSession.objects.bulk_create(AccountSession(user=user, session_key=k) for k in keys)
+    return keys
+
+
+def logged_in(key: str) -> bool:
+    client = Client()
+    client.cookies[settings.SESSION_COOKIE_NAME] = key
+    return "alice" in client.get(reverse("games:profile")).text
+
+
+def test_an_account_keeps_its_latest_sessions_only(
+    client_for: Callable[..., Client], player: Player
+) -> None:
+    """Each log-in without a cookie left one more session, for 400 days, without end."""
+    signup(client_for(player))
+    user = User.objects.get(username="alice")
+    old = logged_in_sessions(user, MAX_ACCOUNT_SESSIONS)
+    AccountSession.objects.filter(session_key=old[0]).update(
+        created_at=datetime(2026, 1, 1, tzinfo=UTC)
+    )
+
+    laptop = Client()
+    assert login(laptop) == 302
+
+    assert AccountSession.objects.filter(user=user).count() == MAX_ACCOUNT_SESSIONS
+    assert not logged_in(old[0]) and not Session.objects.filter(session_key=old[0]).exists()
+    assert logged_in(old[1])
+    assert "alice" in laptop.get(reverse("games:profile")).text
+
+
+def test_many_sessions_end_in_a_few_queries(
+    client_for: Callable[..., Client],
+    player: Player,
+    django_assert_max_num_queries: Callable[[int], AbstractContextManager[object]],
+) -> None:
+    """Logging out everywhere, a password change and a deactivation ended an account's
+    sessions one by one: past about 7,000 they ran into the server's 30 s timeout, and the
+    password change's 500 came after its new password was saved, a copied cookie still
+    playing (an attacker's pass)."""
+    owner = client_for(player)
+    signup(owner)
+    user = User.objects.get(username="alice")
+    keys = logged_in_sessions(user, 2_000)
+
+    with django_assert_max_num_queries(40):
+        owner.post(reverse("games:logout"))
+
+    assert not Session.objects.filter(session_key__in=keys).exists()
+    assert not AccountSession.objects.filter(user=user).exists()
+    assert not logged_in(keys[-1])
