@@ -85,6 +85,8 @@ class Outcome:
     back: bool = False
     to_ply: int = 0
     """A restart's: the move of the line it went back to (0: the opening)."""
+    rows: int = 0
+    """The move rows this action wrote or changed (what ``limits.PLAYING`` counts)."""
 
 
 def game_start(
@@ -211,8 +213,8 @@ def game_play_move(
     if game.autoplay:
         played += [(m.notation(), True) for m in (*board.autoplay(), *auto_finish(board))]
     with transaction.atomic():
-        _append(game, board, played, now=now)
-    return Outcome(game, board, tuple(n for n, _ in played), automatic=len(played) - 1)
+        rows = _append(game, board, played, now=now)
+    return Outcome(game, board, tuple(n for n, _ in played), automatic=len(played) - 1, rows=rows)
 
 
 def auto_finish(board: Board) -> list[Move]:
@@ -298,7 +300,7 @@ def game_undo(
         _save(game, board, now=now)
         PlayedMove.objects.filter(pk__in=[pk for pk, _, _ in group]).update(undone=True)
     played = tuple(notation for _, notation, _ in group)
-    return Outcome(game, board, played, automatic=len(group) - 1, back=True)
+    return Outcome(game, board, played, automatic=len(group) - 1, back=True, rows=len(group))
 
 
 def game_redo(
@@ -341,7 +343,7 @@ def game_restart(
     with transaction.atomic():
         _save(game, board, now=now, restart_ply=restart_ply)
         PlayedMove.objects.filter(pk__in=[pk for pk, _, _ in line[opening:]]).update(undone=True)
-    return Outcome(game, board, to_ply=to_ply or 0)
+    return Outcome(game, board, to_ply=to_ply or 0, rows=restart_ply - opening)
 
 
 def game_set_autoplay(
@@ -354,9 +356,9 @@ def game_set_autoplay(
     moves = [*board.autoplay(), *auto_finish(board)] if on else []
     played = [(m.notation(), True) for m in moves]
     with transaction.atomic():
-        _append(game, board, played, now=now)
+        rows = _append(game, board, played, now=now)
         Player.objects.filter(pk=player_id).update(autoplay=on)
-    return Outcome(game, board, tuple(n for n, _ in played), automatic=len(played))
+    return Outcome(game, board, tuple(n for n, _ in played), automatic=len(played), rows=rows)
 
 
 # -- helpers ------------------------------------------------------------------------------
@@ -431,11 +433,14 @@ def _redo(game: Game, board: Board, *, now: datetime, upto: int | None) -> Outco
         _save(game, board, now=now)
         PlayedMove.objects.filter(pk__in=[m[0] for m in pending]).update(undone=False)
     automatic = len(pending) - 1 - max((i for i, m in enumerate(pending) if not m[3]), default=-1)
-    return Outcome(game, board, tuple(m[2] for m in pending), automatic=automatic)
+    return Outcome(
+        game, board, tuple(m[2] for m in pending), automatic=automatic, rows=len(pending)
+    )
 
 
-def _append(game: Game, board: Board, played: list[tuple[str, bool]], *, now: datetime) -> None:
-    """Store moves just played on ``board``; a new move replaces the redo line.
+def _append(game: Game, board: Board, played: list[tuple[str, bool]], *, now: datetime) -> int:
+    """Store moves just played on ``board``; a new move replaces the redo line. Returns the
+    move rows written and deleted.
 
     Call it inside a transaction: a taken ply (which the compare and swap in ``_save``
     already rules out) raises ``GameConflict`` and the transaction rolls back. A line past
@@ -445,16 +450,17 @@ def _append(game: Game, board: Board, played: list[tuple[str, bool]], *, now: da
             played[0][0] if played else "-",
             f"A game holds at most {MAX_PLIES:,} moves: restart it or start a new one",
         )
-    drop_redo = bool(played) and game.redo > 0
-    if drop_redo:
+    dropped = game.redo if played else 0
+    if dropped:
         game.redo = 0
     _save(game, board, now=now)
-    if drop_redo:
+    if dropped:
         game.moves.filter(undone=True).delete()
     try:
         move_sql.insert_moves(game, board.ply - len(played) + 1, played, now=now)
     except IntegrityError as error:
         raise GameConflict(game, "This move was already played in another tab") from error
+    return len(played) + dropped
 
 
 def _save(game: Game, board: Board, *, now: datetime, restart_ply: int | None = None) -> None:

@@ -518,6 +518,7 @@ def _act(
         return _conflict(request, error)
     except RulesError as error:
         return _refused(request, game_id, str(error), status=422, selected=selected)
+    limits.PLAYING.charge(request, outcome.rows)
     if not request.htmx:  # the sentence the board script's live region reads, after the 303
         # Notes nobody read (a script that never follows the redirect) are dropped, not
         # kept: they piled up in the session, each request slower (195 ms at 10,000).
