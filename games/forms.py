@@ -75,6 +75,15 @@ class RestartForm(ActionForm):
         return {"to_ply": self.cleaned_data["to"]}
 
 
+class AutoplayForm(ActionForm):
+    """The auto-play switch: ``autoplay`` "1" turns it on, anything else off."""
+
+    autoplay = forms.CharField(max_length=1, required=False)
+
+    def service_arguments(self) -> dict[str, object]:
+        return {"on": self.cleaned_data["autoplay"] == "1"}
+
+
 class MoveForm(ActionForm):
     """A move: ``move`` in notation (the page's buttons, which work without JavaScript), or
     the selected card ``select`` and the pile it goes ``to`` (the board script, which

@@ -346,11 +346,18 @@ def game_restart(
     return Outcome(game, board, to_ply=to_ply or 0, rows=restart_ply - opening)
 
 
-def game_set_autoplay(
-    *, game_id: uuid.UUID, player_id: PlayerId, on: bool, now: datetime
+def game_autoplay(
+    *,
+    game_id: uuid.UUID,
+    player_id: PlayerId,
+    on: bool,
+    expected_ply: int | None = None,
+    now: datetime,
 ) -> Outcome:
-    """Switch auto-play for this game and save it as the player's preference."""
-    game, board = _load(game_id, player_id, None)
+    """Switch auto-play for this game and save it as the player's preference. Switched on,
+    it plays the safe moves of the position at ``expected_ply``, and only there: a tab
+    behind the game gets a ``GameConflict``."""
+    game, board = _load(game_id, player_id, expected_ply)
     assert player_id is not None  # _load checked the owner
     game.autoplay = on
     moves = [*board.autoplay(), *auto_finish(board)] if on else []
@@ -488,7 +495,12 @@ def _save(game: Game, board: Board, *, now: datetime, restart_ply: int | None = 
 
 
 def game_hint(
-    *, game_id: uuid.UUID, player_id: PlayerId, now: datetime, may_solve: bool = True
+    *,
+    game_id: uuid.UUID,
+    player_id: PlayerId,
+    now: datetime,
+    may_solve: bool = True,
+    expected_ply: int | None = None,
 ) -> tuple[Game, Board, Hint, bool]:
     """The next move of a winning line from the game's position (counted on the game), and
     whether the solver ran for it (a position no one had asked about). A lost opening is a
@@ -503,9 +515,11 @@ def game_hint(
     copies_the_solution``) does not know, and the ranked game replayed it (an attacker's
     pass: 1st, 4 over par, unflagged, no hint counted).
 
-    Raises ``SolverBusy`` (nothing counted) when the solver cannot run for this player now.
+    Raises ``SolverBusy`` (nothing counted) when the solver cannot run for this player now,
+    and ``GameConflict`` when the game is no longer at ``expected_ply`` (the page asking is
+    behind it: a hint answered there marked a position the page did not show).
     """
-    game, board = _load(game_id, player_id, None)
+    game, board = _load(game_id, player_id, expected_ply)
     assert player_id is not None  # _load checked the owner
     answer, solved = solver_jobs.position_hint(
         board, player_id=player_id, may_solve=may_solve, game=game

@@ -28,6 +28,7 @@ from games import limits, pages, pools, services, solver_jobs
 from games.daily import live_daily_of_deal, live_deal_refusal, secrecy_refusal
 from games.forms import (
     ActionForm,
+    AutoplayForm,
     DealsForm,
     ImportForm,
     MoveForm,
@@ -195,7 +196,7 @@ def _action(
     service: Callable[..., services.Outcome], form_class: type[ActionForm] = ActionForm
 ) -> limits.View:
     """The view of an action on a game that only its ply (and ``form_class``'s
-    ``service_arguments``) qualifies: undo, redo, restart."""
+    ``service_arguments``) qualifies: undo, redo, restart, the auto-play switch."""
 
     @limits.playing_limited
     @require_POST
@@ -219,19 +220,7 @@ undo = _action(services.game_undo)
 redo = _action(services.game_redo)
 restart = _action(services.game_restart, RestartForm)
 """Back to the opening, or (the replay's "Go back to this move") to a move of the line."""
-
-
-@limits.playing_limited
-@require_POST
-def autoplay(request: HtmxHttpRequest, game_id: uuid.UUID) -> HttpResponse:
-    on = request.POST.get("autoplay") == "1"
-    return _act(
-        request,
-        game_id,
-        lambda expected_ply, **kw: services.game_set_autoplay(on=on, **kw),
-        expected_ply=None,
-        kind="autoplay",
-    )
+autoplay = _action(services.game_autoplay, AutoplayForm)
 
 
 @require_safe
@@ -347,6 +336,9 @@ def delete(request: HtmxHttpRequest, game_id: uuid.UUID) -> HttpResponse:
 @require_POST
 def hint(request: HtmxHttpRequest, game_id: uuid.UUID) -> HttpResponse:
     """Highlight the next move of a winning line, or say why there is none."""
+    form = ActionForm(request.POST)
+    if not form.is_valid():
+        return _refused(request, game_id, form.error_text(), status=400)
     solve_wait = limits.over_limit(request, "solve", limits.SOLVE, count=False)
     try:
         game, board, answer, solved = services.game_hint(
@@ -354,6 +346,7 @@ def hint(request: HtmxHttpRequest, game_id: uuid.UUID) -> HttpResponse:
             player_id=session_player_id(request),
             now=timezone.now(),
             may_solve=solve_wait is None,
+            expected_ply=form.cleaned_data["ply"],
         )
     except Game.DoesNotExist as error:
         raise Http404("No such game") from error
@@ -361,6 +354,8 @@ def hint(request: HtmxHttpRequest, game_id: uuid.UUID) -> HttpResponse:
         return limits.too_many(request, solve_wait or error.retry_after, str(error))
     except services.NotOwner as error:
         return _refused(request, game_id, str(error), status=403)
+    except services.GameConflict as error:  # a tab behind the game: it gets the game as it is
+        return _conflict(request, error)
     except RulesError as error:
         return _refused(request, game_id, str(error), status=422)
     if solved:  # a position nobody had asked about: it spends the client's solver budget

@@ -330,3 +330,26 @@ def test_the_win_cascade_falls_behind_you_won_and_its_links(
     expect(page.get_by_test_id("replay-ply")).to_have_text("0")
     expect(page.locator(".replay-nav .counter")).to_contain_text(str(len(moves)))
     context.close()
+
+
+@pytest.mark.parametrize("control", ["Hint", "Auto-play off"])
+def test_a_tab_behind_the_game_gets_the_board_as_it_is(
+    page: Page, live_server: LiveServer, control: str
+) -> None:
+    """Hint (or the auto-play switch) in a tab behind the game answered over that tab's old
+    piles: a player picked up the 6♠ shown on a pile and the server moved the 5♦ that was
+    really there (a player's pass)."""
+    start(page, live_server, "/play/beleaguered-castle/1/?autoplay=0")
+    other = page.context.new_page()  # the same player in a second tab
+    start(other, live_server, page.url.removeprefix(live_server.url))
+    click_move(other, "t3-t6")
+    expect(moves_counter(other)).to_have_text("1")
+
+    page.get_by_role("button", name=control, exact=True).click()
+
+    expect(page.locator("#status")).to_contain_text("moved on in another tab")
+    expect(moves_counter(page)).to_have_text("1")
+    other.reload()
+    assert board_piles(page) == board_piles(other)
+    game = Game.objects.get()
+    assert (game.ply, game.hints, game.autoplay) == (1, 0, False)

@@ -192,11 +192,21 @@ def test_actions_on_someone_elses_game_are_403(
     assert act(other_client, game, action, 0).status_code == 403
 
 
-@pytest.mark.parametrize("action", ["undo", "redo", "restart"])
+@pytest.mark.parametrize("action", ["undo", "redo", "restart", "autoplay", "hint"])
 def test_stale_actions_are_409(owner_client: Client, game: Game, action: str) -> None:
+    """A Hint or the auto-play switch from a tab behind the game answered for the game as
+    it stood, over the tab's old piles: a card picked up there was not the card the server
+    moved (a player's pass). Like a move, each now gets the board as it is."""
     play(owner_client, game, "t3-t6")
+    game.refresh_from_db()
+    before = (game.ply, game.hints, game.autoplay, game.version)
 
-    assert act(owner_client, game, action, 0, **HX).status_code == 409
+    stale = act(owner_client, game, action, 0, **HX)
+
+    assert stale.status_code == 409 and "moved on in another tab" in stale.text
+    assert 'id="pile-t6"' in stale.text  # the board as it stands
+    game.refresh_from_db()
+    assert (game.ply, game.hints, game.autoplay, game.version) == before
 
 
 def test_switching_autoplay_on_plays_safe_moves_and_saves_the_preference(
