@@ -191,7 +191,7 @@ def test_a_move_taken_back_counts_as_played_after_auto_play_drops_its_row(
     )
     services.game_undo(game_id=game_id, player_id=player_id, expected_ply=None, now=NOON)
     # switching auto-play on plays t7-f3 and drops the undone t3-t6 row
-    services.game_set_autoplay(game_id=game_id, player_id=player_id, on=True, now=NOON)
+    services.game_autoplay(game_id=game_id, player_id=player_id, on=True, now=NOON)
     assert list(ours.moves.values_list("notation", "auto")) == [("t7-f3", True)]
     anonymous, _ = anonymous_move(castle_daily)
 

@@ -137,7 +137,7 @@ def a_move_undone(game: Game, now: datetime, daily: Daily) -> None:
 
 def an_undo_whose_rows_auto_play_dropped(game: Game, now: datetime, daily: Daily) -> None:
     a_move_undone(game, now, daily)
-    services.game_set_autoplay(game_id=game.pk, player_id=game.owner_id, on=True, now=now)
+    services.game_autoplay(game_id=game.pk, player_id=game.owner_id, on=True, now=now)
     assert not game.moves.filter(auto=False).exists()  # only the undo says it was played
 
 
