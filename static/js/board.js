@@ -407,7 +407,7 @@
     if (window.CastleMotion) window.CastleMotion.finish();
     if (!control && stillDropping()) return;
     if (busy) {
-      if (control) { if (event.detail === 0) laterControl(el); }
+      if (control) { if (event.detail === 0) laterControl(el.getAttribute("formaction")); }
       else if (area || !el.classList.contains("cancel")) later(event, el, area);
       return;
     }
@@ -498,12 +498,19 @@
      quickly: each press is meant): kept, in order with the board's kept clicks, to act on
      its answer's buttons. A mouse's second click on a button is a double click, one intent,
      and is ignored; so are Hint, Restart and Auto-play, which no quick hand presses twice. */
-  function laterControl(el) {
-    var name = el.getAttribute("formaction");
+  function laterControl(name) {
     if ((name === "undo" || name === "redo") && queued.length < QUEUED_MAX) {
       queued.push({ control: name });
     }
   }
+
+  /* A key pressed for a control whose button is disabled (static/js/shortcuts.js): kept so
+     while a request is in flight, whose answer may enable it (Y just after Z: the undo's
+     answer enables Redo; Z just after a game's first move). Dropped, the player's Z, Y, Z
+     went back three moves, and a first move followed by Z stayed played (a player's pass). */
+  window.CastleKeepKey = function (name) {
+    if (busy) laterControl(name);
+  };
 
   function seenAt(x, y) {
     var flying = document.querySelectorAll(".ghost.leaving");

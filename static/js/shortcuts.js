@@ -5,7 +5,8 @@
  *   H                                   hint
  *
  * Each key clicks the page's own button, so its action goes through the same form and htmx
- * request as a click (and does nothing while that button is disabled). Without JavaScript
+ * request as a click. While that button is disabled the key does nothing, unless a request
+ * is in flight: the board script keeps it for its answer (board.js, CastleKeepKey). Without JavaScript
  * the buttons' accesskeys still work. Keys typed into a field are left alone.
  */
 (function () {
@@ -35,5 +36,6 @@
     if (!button) return;
     event.preventDefault();
     if (!button.disabled) button.click();
+    else if (window.CastleKeepKey) window.CastleKeepKey(name);
   });
 })();

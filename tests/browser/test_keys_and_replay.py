@@ -257,6 +257,36 @@ def test_quick_undo_keys_each_take_a_move_back(page: Page, live_server: LiveServ
     expect(counter).to_have_text("1")
 
 
+def test_quick_undo_and_redo_keys_alternate_as_pressed(page: Page, live_server: LiveServer) -> None:
+    """Z, Y, Z, Y, Z went back three moves with 80 ms of latency, where it means one: each Y
+    came while Redo was still disabled (the undo's answer enables it) and was dropped; and a
+    Z pressed just after a game's first move found Undo disabled (a player's pass)."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send(
+        "Network.emulateNetworkConditions",
+        {"offline": False, "latency": 80, "downloadThroughput": -1, "uploadThroughput": -1},
+    )
+    page.goto(live_server.url + "/play/beleaguered-castle/1/?autoplay=0")
+    counter = page.locator("#move-count")
+    click_move(page, "t3-t6")
+    page.keyboard.press("z")  # while the first move is on its way
+    expect(counter).to_have_text("0")
+    expect(page.locator("#counter")).to_contain_text("Undos 1")
+    page.keyboard.press("y")
+    expect(counter).to_have_text("1")
+    for played, move in enumerate(("t4-t3", "t5-t4"), start=2):
+        click_move(page, move)
+        expect(counter).to_have_text(str(played))
+
+    for key in "zyzyz":
+        page.keyboard.press(key)
+
+    expect(page.locator("#counter")).to_contain_text("Undos 4")
+    expect(counter).to_have_text("2")
+    expect(page.locator('#controls button[formaction="redo"]')).to_be_enabled()
+
+
 def test_back_through_the_replays_steps_keeps_the_whole_page(
     page: Page, live_server: LiveServer
 ) -> None:
