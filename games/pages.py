@@ -87,6 +87,12 @@ def game_page(
     return page
 
 
+def whole_page(game: Game, board: Board, **kwargs: Any) -> Page:
+    """The whole game page (its load, and a refusal's page without JavaScript): the
+    :func:`game_page` and the deal's verdict badge, which a refusal's page left out."""
+    return game_page(game, board, **kwargs) | verdict_badge(game)
+
+
 def proved_unwinnable(game: Game) -> bool:
     """Whether the solver proved that no line wins ``game``'s deal: a stuck game's panel
     then says so, not "Undo or restart to try another line" beside the badge's

@@ -19,6 +19,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import timezone
+from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import reswap, retarget
@@ -160,6 +161,9 @@ def play(request: HtmxHttpRequest, slug: str, deal: int | None = None) -> HttpRe
 
 @require_safe
 @vary_on_headers(*FRAGMENT_HEADERS)  # a fragment for htmx, the page otherwise
+# Never a stored copy, the browser's own included: Back served one from its cache, moves
+# behind the game, whose first move then met "moved on in another tab" (a player's pass).
+@cache_control(private=True, no_store=True)
 def game_page(request: HtmxHttpRequest, game_id: uuid.UUID) -> HttpResponse:
     game = get_object_or_404(Game, pk=game_id)
     if secret := _secret(request, game):
@@ -171,8 +175,7 @@ def game_page(request: HtmxHttpRequest, game_id: uuid.UUID) -> HttpResponse:
     hinted = parse_hint(board, request.GET.get("hint")) if owner else None
     if hinted is not None:
         selected = board.selection(hinted)
-    page = pages.game_page(game, board, selected=selected, hint=hinted, **_viewer(request))
-    page.update(pages.verdict_badge(game))
+    page = pages.whole_page(game, board, selected=selected, hint=hinted, **_viewer(request))
     return render(request, GAME_PAGE + ("#board" if _fragment(request) else ""), page)
 
 
@@ -547,7 +550,7 @@ def _conflict(request: HtmxHttpRequest, error: services.GameConflict) -> HttpRes
         raise Http404("This game was deleted") from gone
     board = services.game_board(game)
     if not request.htmx:
-        page = pages.game_page(game, board, message=str(error), **_viewer(request))
+        page = pages.whole_page(game, board, message=str(error), **_viewer(request))
         return render(request, GAME_PAGE, page, status=409)
     page = pages.after_conflict(game, board, message=str(error), **_viewer(request))
     return _partials(request, page, status=409)
@@ -575,7 +578,7 @@ def _refused(
         return reswap(retarget(response, "#status"), "outerHTML")
     board = services.game_board(game)
     keep = parse_selection(board, selected if _owns(request, game) else None)
-    page = pages.game_page(game, board, selected=keep, message=reason, **_viewer(request))
+    page = pages.whole_page(game, board, selected=keep, message=reason, **_viewer(request))
     return render(request, GAME_PAGE, page, status=status)
 
 

@@ -175,13 +175,21 @@
      (games.rules.Board.selected_move), so this script writes no move notation. */
   function moveTo(source, target) { return { select: source, to: target }; }
 
-  /* Home: the foundation that takes it (the first of two, in Archway), or let the server
-     say why none does. */
+  /* Home: the foundation that takes it, or let the server say why none does. Where two
+     take it (Archway's ascending and descending foundations of a suit), the one a hint
+     names for it, else none: the player chooses (the first of the two, sent blindly, lost a
+     deal whose hint named the other: a player's pass). */
   function home(source) {
     var to = targetsOf(source).filter(function (name) {
       return kindOf(pileEl(name)) === "foundation";
     });
-    return moveTo(source, to[0] || "f");
+    if (to.length < 2) return moveTo(source, to[0] || "f");
+    var from = board.querySelector(".hint-from");
+    var hinted = board.querySelector(".hint-to");
+    if (from && hinted && sourceOf(from) === source && to.indexOf(hinted.dataset.pile) >= 0) {
+      return moveTo(source, hinted.dataset.pile);
+    }
+    return null;
   }
 
   /* -- requests: one at a time -------------------------------------------------------------- */
@@ -195,10 +203,10 @@
     }
   }
 
-  function say(text) {
+  function say(text, error) {
     var status = document.getElementById("status");
     if (!status) return;
-    status.className = "status error";
+    status.className = error === false ? "status" : "status error";
     status.innerHTML = "";
     var p = document.createElement("p");
     p.className = "message";
@@ -432,7 +440,8 @@
         /* Again on the card: home; a run goes home one card at a time, so it is put down. */
         if (selection.run.length > 1) { deselect(); return; }
         var homeMove = home(selection.source);
-        send("moves", homeMove, glide(homeMove.to));
+        if (homeMove) send("moves", homeMove, glide(homeMove.to));
+        else say(labelOf(el) + ": two foundations take it. Choose one.", false);
         return;
       }
       if (source && (kindOf(pile) === "reserve" || pile === selection.pile)) { select(el); return; }

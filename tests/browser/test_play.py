@@ -353,3 +353,83 @@ def test_a_tab_behind_the_game_gets_the_board_as_it_is(
     assert board_piles(page) == board_piles(other)
     game = Game.objects.get()
     assert (game.ply, game.hints, game.autoplay) == (1, 0, False)
+
+
+def test_back_to_a_game_shows_where_it_stands(page: Page, live_server: LiveServer) -> None:
+    """Back after a reload showed the browser's stored copy of the game page, from before
+    the moves played since; its first move then met "moved on in another tab" (a player's
+    pass)."""
+    start(page, live_server, "/play/beleaguered-castle/1/?autoplay=0")
+    click_move(page, "t3-t6")
+    expect(moves_counter(page)).to_have_text("1")
+    page.reload()
+    for played, move in enumerate(("t4-t3", "t5-t4"), start=2):
+        click_move(page, move)
+        expect(moves_counter(page)).to_have_text(str(played))
+    game_url = page.url
+
+    page.get_by_role("link", name="New game").click()
+    page.wait_for_url(lambda url: url != game_url)
+    expect(page.locator("#board")).to_be_visible()
+    page.go_back()
+
+    expect(moves_counter(page)).to_have_text("3")
+    page.reload()
+    expect(moves_counter(page)).to_have_text("3")
+
+
+STRIP = {"x": 12, "y": 6}
+"""Where a card of a fan shows, under the next one: its top strip."""
+FOUNDATIONS_OF = """source => {
+    const data = window.CastleData(document.getElementById("play"));
+    const entry = (data.to || []).find(pair => pair[0].includes(source));
+    return entry ? entry[1].filter(name => String(name).startsWith("f")) : [];
+}"""
+"""The foundations the board script finds for a card (its value: ``r:9S``)."""
+
+
+def test_a_double_click_on_a_card_two_foundations_take_asks_which_unless_hinted(
+    page: Page, live_server: LiveServer
+) -> None:
+    """Archway's 9♠ here goes on its ascending or its descending foundation. A double click
+    sent it to the first of the two, though the hint named the other: the deal was lost (a
+    player's pass). Now the card stays picked up and the player chooses; a hinted card goes
+    where its hint says."""
+    line = split_record((GOLDEN / "archway-won.txt").read_text())[1][:24]
+    page.goto(live_server.url + "/import/")
+    page.get_by_label("Record").fill("game: archway\ndeal: 783\n" + " ".join(line))
+    page.get_by_label("Continue it as my game").check()
+    page.get_by_role("button", name="Import").click()
+    expect(page.locator("#board")).to_be_visible()
+    if page.get_by_role("button", name="Auto-play on").count():
+        page.get_by_role("button", name="Auto-play on").click()
+        expect(page.get_by_role("button", name="Auto-play off")).to_be_visible()
+    counter = moves_counter(page)
+    assert page.evaluate(FOUNDATIONS_OF, "r:9S") == ["f4", "f8"]
+
+    page.locator('#board button[value="r:9S"]').first.dblclick()
+
+    expect(page.locator("#status")).to_contain_text("two foundations take it. Choose one.")
+    expect(page.locator("#board .target")).to_have_count(2)
+    expect(counter).to_have_text("24")
+    page.keyboard.press("Escape")
+    # The hints' line, until a hint names a card that two foundations take.
+    hint = page.get_by_role("button", name="Hint", exact=True)
+    for ply in range(24, 100):
+        expect(page.locator("#board .arriving")).to_have_count(0)
+        hint.click()
+        expect(page.locator("#board .hint-to")).to_have_count(1)
+        card = page.locator("#board .hint-from").first
+        foundation = page.locator("#board .hint-to").get_attribute("data-pile")
+        if len(page.evaluate(FOUNDATIONS_OF, card.get_attribute("value"))) == 2:
+            break
+        card.click(position=STRIP)  # a reserve's card shows its top strip only
+        page.locator("#board .hint-to").click()
+        expect(counter).to_have_text(str(ply + 1))
+    source = card.get_attribute("value")
+
+    card.dblclick(position=STRIP)
+
+    expect(counter).to_have_text(str(ply + 1))
+    last = Game.objects.get().moves.order_by("-ply").values_list("notation", flat=True)[0]
+    assert last == f"{source}-{foundation}"

@@ -4,7 +4,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games.models import Game, Player
+from games.models import DealVerdict, Game, Player
 from games.services import game_board
 
 HX = {"HX-Request": "true"}
@@ -124,6 +124,20 @@ def test_stale_ply_gets_409_and_the_current_board(
     # The page's ply (the script copies it into the controls' form), or the form's own.
     assert re.search(r'data-ply="1"|name="ply" value="1"', response.content.decode())
     assert stored_moves(game) == [(1, "t3-t6", False, False)]
+
+
+def test_a_refusals_page_keeps_the_deals_badge(owner_client: Client, game: Game, now) -> None:
+    """Without JavaScript a refusal (here a stale move, as from a replay's old "Go back to
+    this move") draws the whole game page: its verdict badge was missing (a player's pass)."""
+    DealVerdict.objects.create(
+        slug=game.slug, deal=game.deal, verdict=DealVerdict.Verdict.UNWINNABLE, requested_at=now
+    )
+    owner_client.post(move_url(game), {"move": "t3-t6", "ply": "0"})
+
+    refused = owner_client.post(move_url(game), {"move": "t7-f3", "ply": "0"})
+
+    assert refused.status_code == 409
+    assert '<p id="verdict" class="verdict unwinnable">' in refused.text
 
 
 def test_a_double_click_stores_the_move_once(

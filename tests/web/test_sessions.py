@@ -327,3 +327,12 @@ def test_many_sessions_end_in_a_few_queries(
     assert not Session.objects.filter(session_key__in=keys).exists()
     assert not AccountSession.objects.filter(user=user).exists()
     assert not logged_in(keys[-1])
+
+
+def test_a_game_page_is_never_stored(owner_client: Client, game: Game) -> None:
+    """Back after a reload showed the browser's stored copy of the game page, moves behind
+    the game (a player's pass): a live position is fetched afresh every time."""
+    response = owner_client.get(game.get_absolute_url())
+
+    assert response.status_code == 200
+    assert {"private", "no-store"} <= set(response["Cache-Control"].replace(" ", "").split(","))
