@@ -316,7 +316,9 @@
       } else {
         keepClosed(old, el);
         if (waiting) old.querySelectorAll(".panel").forEach(function (panel) { el.appendChild(panel); });
-        old.replaceWith(el);
+        /* The status, a live region, stays in the page (static/js/verdict.js). */
+        if (el.hasAttribute("aria-live") && window.CastleRenew) window.CastleRenew(old, el);
+        else old.replaceWith(el);
       }
     });
     var form = document.querySelector("#controls form");
@@ -324,9 +326,11 @@
     /* What the task worker is still deciding (Analyse's "analysing…") looks again by
        itself, as the verdict badge does (static/js/verdict.js): this page has no htmx. */
     parts.forEach(function (el) {
-      if (el.dataset.pollUrl && window.CastleLookAgain) window.CastleLookAgain(el);
+      var now = document.getElementById(el.id);
+      if (now.dataset.pollUrl && window.CastleLookAgain) window.CastleLookAgain(now);
     });
     restoreFocus(focus);
+    showKeys();
     if (hinted) showHint();
     if (lift && !moved) lift.back();
     if (before) window.CastleMotion.after(before);
@@ -919,6 +923,13 @@
     }
     if (target) target.focus();
   }
+
+  /* The keys' help: for this script's keys, and while the game goes on. */
+  function showKeys() {
+    var keys = document.getElementById("keys");
+    if (keys) keys.hidden = play().hasAttribute("data-won");
+  }
+  showKeys();
 
   /* A ?select= address (see the top): select that card here. */
   if (location.hash.length > 1) {

@@ -1036,3 +1036,28 @@ def test_a_double_click_on_undo_whose_second_click_follows_the_first_answer_undo
     assert stored(Game.objects.get()) == [("t3-t6", True), ("t4-t3", True)]
     assert watch.requests.count("POST undo") == 2
     still_in_the_game(page, url, watch)
+
+
+def test_the_status_stays_one_live_region_that_says_each_answer(
+    page: Page, live_server: LiveServer, watch: Watch
+) -> None:
+    """Every answer put a new status element in place of the live region, its words already
+    in it, which screen readers may not speak: the region stays and its words change."""
+    start(page, live_server, watch, "/play/citadel/16/?autoplay=1")
+    page.evaluate("window.region = document.getElementById('status')")
+    same = "document.getElementById('status') === window.region"
+
+    page.mouse.click(*centre(page, "t8"))
+    page.mouse.click(*centre(page, "t4"))
+    expect(page.locator("#status")).to_have_text(
+        "Ten of clubs to left pile 4. Auto-play: three and four of hearts."
+    )
+    assert page.evaluate(same)
+    page.get_by_role("button", name="Undo", exact=True).click()
+    expect(page.locator("#status")).to_contain_text("Taken back: Ten of clubs")
+    assert page.evaluate(same)
+    page.mouse.click(*centre(page, "t8"))
+    page.mouse.click(*centre(page, "t1"))
+    expect(page.locator("#status.error")).to_contain_text("can only go on")
+    assert page.evaluate(same)
+    expect(page.locator("#status")).to_have_attribute("aria-live", "polite")

@@ -341,6 +341,7 @@ def test_the_winning_move_leaves_the_focus_on_the_win_panel(
     page.get_by_label("Continue it as my game").check()
     page.get_by_role("button", name="Import").click()
     expect(page.locator("#board")).to_be_visible()
+    expect(page.locator("#keys")).to_be_visible()
 
     page.locator('#board [data-pile="t7"] button').last.focus()
     page.keyboard.press("Enter")  # the king of spades picked up (an empty pile takes it too)
@@ -349,6 +350,18 @@ def test_the_winning_move_leaves_the_focus_on_the_win_panel(
 
     expect(page.get_by_role("heading", name="You won!")).to_be_visible()
     expect(page.get_by_role("link", name="Play Citadel again")).to_be_focused()
+    expect(page.locator("#keys")).to_be_hidden()  # no key of it does anything now
+
+
+def test_the_keys_help_needs_the_board_script(browser: Browser, live_server: LiveServer) -> None:
+    """Without JavaScript the help named keys that do nothing (a player's pass): only the
+    buttons' access keys work there."""
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(live_server.url + "/play/beleaguered-castle/1/?autoplay=0")
+    expect(page.locator("#board")).to_be_visible()
+    expect(page.locator("#keys")).to_be_hidden()
+    context.close()
 
 
 @pytest.mark.parametrize("size", [(1280, 800), (375, 667)])
