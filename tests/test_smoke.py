@@ -17,7 +17,8 @@ def test_pages_carry_the_content_security_policy(client: Client) -> None:
     response = client.get(reverse("admin:login"))
 
     assert response.headers["Content-Security-Policy"] == (
-        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:"
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
     )
 
 

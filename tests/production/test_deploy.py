@@ -148,7 +148,8 @@ def test_production_redirects_to_https_and_sends_security_headers(tmp_path: Path
     assert status == 200
     assert headers["Strict-Transport-Security"] == "max-age=31536000; includeSubDomains; preload"
     assert headers["Content-Security-Policy"] == (
-        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:"
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
     )
     assert headers["X-Content-Type-Options"] == "nosniff"
     assert headers["X-Frame-Options"] == "DENY"
