@@ -99,3 +99,19 @@ def overlap(a: FloatRect | None, b: FloatRect | None) -> bool:
         and a["y"] < b["y"] + b["height"] - 1
         and b["y"] < a["y"] + a["height"] - 1
     )
+
+
+def slow_network(page: Page, latency: int) -> None:
+    """Chromium's own network emulation: every request waits ``latency`` ms each way."""
+    if latency:
+        cdp = page.context.new_cdp_session(page)
+        cdp.send("Network.enable")
+        cdp.send(
+            "Network.emulateNetworkConditions",
+            {
+                "offline": False,
+                "latency": latency,
+                "downloadThroughput": -1,
+                "uploadThroughput": -1,
+            },
+        )

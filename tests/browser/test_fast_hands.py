@@ -18,7 +18,7 @@ from pytest_django.live_server_helper import LiveServer
 from games.models import Game
 from games.rules import Move, solver
 from games.rules.solver import Hint
-from tests.browser.helpers import run_card, strip, top_card
+from tests.browser.helpers import run_card, slow_network, strip, top_card
 
 pytestmark = pytest.mark.browser
 
@@ -90,22 +90,6 @@ def hold(page: Page) -> Iterator[Hold]:
     yield start
     for pattern in patterns:
         page.unroute(pattern)
-
-
-def slow_network(page: Page, latency: int) -> None:
-    """Chromium's own network emulation: every request waits ``latency`` ms each way."""
-    if latency:
-        cdp = page.context.new_cdp_session(page)
-        cdp.send("Network.enable")
-        cdp.send(
-            "Network.emulateNetworkConditions",
-            {
-                "offline": False,
-                "latency": latency,
-                "downloadThroughput": -1,
-                "uploadThroughput": -1,
-            },
-        )
 
 
 def start(page: Page, live_server: LiveServer, watch: Watch, path: str) -> str:

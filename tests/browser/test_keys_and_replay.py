@@ -9,7 +9,7 @@ from playwright.sync_api import Browser, Locator, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from games.rules import Board
-from tests.browser.helpers import click_move
+from tests.browser.helpers import click_move, slow_network
 
 pytestmark = pytest.mark.browser
 
@@ -235,12 +235,7 @@ def test_quick_undo_keys_each_take_a_move_back(page: Page, live_server: LiveServ
     """Z five times quickly took back two of three moves: the presses made while an undo
     was on its way were dropped. Each is kept now, to act in turn; those past the last move
     find Undo disabled and do nothing."""
-    cdp = page.context.new_cdp_session(page)
-    cdp.send("Network.enable")
-    cdp.send(
-        "Network.emulateNetworkConditions",
-        {"offline": False, "latency": 80, "downloadThroughput": -1, "uploadThroughput": -1},
-    )
+    slow_network(page, 80)
     page.goto(live_server.url + "/play/beleaguered-castle/1/?autoplay=0")
     counter = page.locator("#move-count")
     for played, move in enumerate(("t3-t6", "t4-t3", "t5-t4"), start=1):
@@ -261,12 +256,7 @@ def test_quick_undo_and_redo_keys_alternate_as_pressed(page: Page, live_server: 
     """Z, Y, Z, Y, Z went back three moves with 80 ms of latency, where it means one: each Y
     came while Redo was still disabled (the undo's answer enables it) and was dropped; and a
     Z pressed just after a game's first move found Undo disabled (a player's pass)."""
-    cdp = page.context.new_cdp_session(page)
-    cdp.send("Network.enable")
-    cdp.send(
-        "Network.emulateNetworkConditions",
-        {"offline": False, "latency": 80, "downloadThroughput": -1, "uploadThroughput": -1},
-    )
+    slow_network(page, 80)
     page.goto(live_server.url + "/play/beleaguered-castle/1/?autoplay=0")
     counter = page.locator("#move-count")
     click_move(page, "t3-t6")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from django.utils import timezone
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Position, expect
 from pytest_django.live_server_helper import LiveServer
 
 from games.models import Game
@@ -378,7 +378,7 @@ def test_back_to_a_game_shows_where_it_stands(page: Page, live_server: LiveServe
     expect(moves_counter(page)).to_have_text("3")
 
 
-STRIP = {"x": 12, "y": 6}
+STRIP: Position = {"x": 12, "y": 6}
 """Where a card of a fan shows, under the next one: its top strip."""
 FOUNDATIONS_OF = """source => {
     const data = window.CastleData(document.getElementById("play"));
