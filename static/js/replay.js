@@ -13,6 +13,10 @@
   var playing = false;
   var timer = null;
   var seen = null; /* the move at the top of the list a step replaces, and where it was */
+  var stepping = false; /* a step's request is on its way */
+  var kept = []; /* keys pressed meanwhile, each a step taken once the step before is in */
+  var KEPT_MAX = 8;
+  var STEPS = ["ArrowLeft", "ArrowRight", "Home", "End"]; /* the nav links' data-key */
 
   function nav() {
     return document.querySelector("#replay .replay-nav");
@@ -134,6 +138,23 @@
 
   document.addEventListener("htmx:beforeSwap", function () { seen = firstSeen(); });
 
+  /* A key pressed while a step is on its way is kept for its answer: htmx drops a second
+     request from the same link, and quick arrow presses were lost (a player's pass). */
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (event.target.closest && event.target.closest("#replay")) stepping = true;
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (!event.detail.successful) { stepping = false; kept = []; }
+  });
+
+  function nextKept() {
+    stepping = false;
+    while (kept.length) {
+      var a = link(kept.shift());
+      if (a) { a.click(); return; }
+    }
+  }
+
   document.addEventListener("htmx:afterSwap", reveal);
   document.addEventListener("htmx:historyRestore", reveal);
 
@@ -141,6 +162,7 @@
     if (!event.target.closest || !document.getElementById("replay")) return;
     render();
     if (playing) { if (link("ArrowRight")) schedule(); else stop(); }
+    if (event.target.id === "replay") nextKept(); /* not for the words' out-of-band swap */
   });
 
   /* A field keeps its keys. A button keeps Space (it presses the button), but not the
@@ -155,11 +177,15 @@
       if (playing) stop(); else start();
       return;
     }
-    var a = link(event.key);
-    if (!a) return;
+    if (STEPS.indexOf(event.key) < 0 || !nav()) return;
     event.preventDefault();
     stop();
-    a.click();
+    if (stepping) {
+      if (kept.length < KEPT_MAX) kept.push(event.key);
+      return;
+    }
+    var a = link(event.key);
+    if (a) a.click();
   });
 
   function ready() {

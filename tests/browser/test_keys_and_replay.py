@@ -277,6 +277,26 @@ def test_quick_undo_and_redo_keys_alternate_as_pressed(page: Page, live_server: 
     expect(page.locator('#controls button[formaction="redo"]')).to_be_enabled()
 
 
+def test_quick_arrow_presses_each_step_the_replay(page: Page, live_server: LiveServer) -> None:
+    """Arrow presses made while a step was on its way were dropped (htmx sends one request
+    a link at a time): each is kept now, a step taken once the step before is in."""
+    page.goto(live_server.url + "/play/beleaguered-castle/1/?autoplay=0")
+    for played, notation in enumerate(["t3-t6", "t7-f3", "t4-t3"], 1):
+        click_move(page, notation)
+        expect(page.locator("#move-count")).to_have_text(str(played))
+    slow_network(page, 80)
+    page.goto(page.url + "replay/?ply=0")
+    ply = page.get_by_test_id("replay-ply")
+
+    for key in ["ArrowRight", "ArrowRight", "ArrowRight", "ArrowLeft", '"']:
+        page.keyboard.press(key)
+
+    expect(ply).to_have_text("2")
+    expect(page).to_have_url(re.compile(r"\?ply=2$"))
+    page.keyboard.press("Home")
+    expect(ply).to_have_text("0")
+
+
 def test_back_through_the_replays_steps_keeps_the_whole_page(
     page: Page, live_server: LiveServer
 ) -> None:
