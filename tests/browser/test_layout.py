@@ -253,10 +253,11 @@ def test_thirteen_piles_stand_in_two_rows_on_a_phone(
 
 
 def boxes(page: Page) -> list[list[Any]]:
+    """Each pile's box in the page (a hint may scroll the page to show its marks)."""
     return page.evaluate(
         "[...document.querySelectorAll('#board .pile')].map(p => {"
         " const r = p.getBoundingClientRect();"
-        " return [p.dataset.pile, r.left, r.top, r.width, r.height]; })"
+        " return [p.dataset.pile, r.left + scrollX, r.top + scrollY, r.width, r.height]; })"
     )
 
 
@@ -294,7 +295,7 @@ def test_a_long_hint_covers_no_card(browser: Browser, live_server: LiveServer, s
     shoot(page, "long-hint")
     assert boxes(page) == before
     box = message.bounding_box()
-    first_row = min(pile[2] for pile in before)
+    first_row = min(pile[2] for pile in before) - page.evaluate("scrollY")
     assert box is not None and box["y"] + box["height"] <= first_row + 1, "the hint covers cards"
     context.close()
 
