@@ -385,7 +385,7 @@ def _line(game: Game, board: Board) -> Line:
         game.moves.filter(undone=False).order_by("ply").values_list("pk", "notation", "auto")
     )
     if len(line) != board.ply:
-        raise GameConflict(game, "This game moved on in another tab: here is where it stands")
+        raise GameConflict(game, "This game moved on in another tab: here is where it stands.")
     return line
 
 
@@ -401,7 +401,7 @@ def _load(game_id: uuid.UUID, player_id: PlayerId, expected_ply: int | None) -> 
     if player_id is None or game.owner_id != player_id:
         raise NotOwner("Only the player who started this game can change it")
     if expected_ply is not None and expected_ply != game.ply:
-        raise GameConflict(game, "This game moved on in another tab: here is where it stands")
+        raise GameConflict(game, "This game moved on in another tab: here is where it stands.")
     if game.is_finished:
         raise IllegalMove("-", "This game is won: start a new one")
     return game, game_board(game)
@@ -488,7 +488,7 @@ def _save(game: Game, board: Board, *, now: datetime, restart_ply: int | None = 
         game.finished_at = now
     game.updated_at = now
     if not move_sql.swap_game(game):
-        raise GameConflict(game, "This game moved on in another tab: here is where it stands")
+        raise GameConflict(game, "This game moved on in another tab: here is where it stands.")
     transaction.on_commit(lambda: _remember(game, board))
     if won and game.daily_id is not None:
         record_win(game, now, [move.notation() for move in board.move_stack])

@@ -340,7 +340,11 @@
   /* A hint's card and destination are on the screen: on a phone the board can be taller
      than it, and a hinted foundation was below the fold. */
   function showHint() {
-    board.querySelectorAll(".hint-from, .hint-to").forEach(function (el) {
+    inSight(board.querySelectorAll(".hint-from, .hint-to"));
+  }
+
+  function inSight(elements) {
+    elements.forEach(function (el) {
       var box = el.getBoundingClientRect();
       if (box.top < 0 || box.bottom > window.innerHeight) el.scrollIntoView({ block: "nearest" });
     });
@@ -445,7 +449,10 @@
         if (selection.run.length > 1) { deselect(); return; }
         var homeMove = home(selection.source);
         if (homeMove) send("moves", homeMove, glide(homeMove.to));
-        else say(labelOf(el) + ": two foundations take it. Choose one.", false);
+        else {
+          say(labelOf(el) + ": two foundations take it. Choose one.", false);
+          inSight(board.querySelectorAll(".target")); /* a phone's foundations are below */
+        }
         return;
       }
       if (source && (kindOf(pile) === "reserve" || pile === selection.pile)) { select(el); return; }
@@ -843,7 +850,11 @@
       var pile = pileEl(name);
       return pile && pile.lastElementChild;
     }).filter(function (el) { return el && !el.disabled; });
-    var target = tops.length ? nearest(tops, visible(selection.card)) : selection.card;
+    /* The destination a hint names for this card first: Enter again plays the hint's move
+       (the nearest of Archway's two foundations was not always the hinted one). */
+    var hinted = selection.card.classList.contains("hint-from") && board.querySelector(".hint-to");
+    var onHinted = hinted && tops.filter(function (el) { return hinted.contains(el); })[0];
+    var target = onHinted || (tops.length ? nearest(tops, visible(selection.card)) : selection.card);
     if (target) target.focus();
   }
 

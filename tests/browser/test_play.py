@@ -427,9 +427,41 @@ def test_a_double_click_on_a_card_two_foundations_take_asks_which_unless_hinted(
         page.locator("#board .hint-to").click()
         expect(counter).to_have_text(str(ply + 1))
     source = card.get_attribute("value")
+    # From the keyboard, Enter picks it up and puts the focus on the hinted foundation.
+    card.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator(f'#board [data-pile="{foundation}"] button:focus')).to_have_count(1)
+    page.keyboard.press("Escape")
 
     card.dblclick(position=STRIP)
 
     expect(counter).to_have_text(str(ply + 1))
     last = Game.objects.get().moves.order_by("-ply").values_list("notation", flat=True)[0]
     assert last == f"{source}-{foundation}"
+
+
+def test_on_a_phone_the_two_foundations_asked_about_are_in_sight(
+    browser: Browser, live_server: LiveServer
+) -> None:
+    """The question "two foundations take it. Choose one." came with both foundations below
+    the fold of a phone (a player's pass)."""
+    context = browser.new_context(viewport={"width": 375, "height": 667})
+    page = context.new_page()
+    line = split_record((GOLDEN / "archway-won.txt").read_text())[1][:24]
+    page.goto(live_server.url + "/import/")
+    page.get_by_label("Record").fill("game: archway\ndeal: 783\n" + " ".join(line))
+    page.get_by_label("Continue it as my game").check()
+    page.get_by_role("button", name="Import").click()
+    expect(page.locator("#board")).to_be_visible()
+    spade = page.locator('#board button[value="r:9S"]').first
+    spade.scroll_into_view_if_needed()
+    page.evaluate("window.scrollBy(0, -80)")  # the reserves in sight, the foundations not
+
+    spade.dblclick(position=STRIP)
+
+    expect(page.locator("#status")).to_contain_text("Choose one.")
+    targets = page.locator("#board .target")
+    expect(targets).to_have_count(2)
+    for target in targets.all():
+        expect(target).to_be_in_viewport()
+    context.close()
