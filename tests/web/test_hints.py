@@ -409,6 +409,24 @@ def test_analyse_keeps_the_stuck_panel(owner_client: Client, run_tasks) -> None:
     assert "Analyse: where was it lost?" not in answer
 
 
+def test_an_analysis_finding_the_deal_lost_changes_the_panels_advice(
+    owner_client: Client, start_game, run_tasks
+) -> None:
+    """The answer "This deal could not be won from the start." stood above the panel's
+    "Undo or restart to try another line." (a player's pass)."""
+    game = start_game("beleaguered-castle", 21)
+    for move in ("t8-t3", "t3-t7"):  # no way forward after these
+        owner_client.post(reverse("games:move", args=[game.pk]), {"move": move})
+    owner_client.post(reverse("games:analyse", args=[game.pk]), headers=HX)
+    run_tasks()
+
+    answer = owner_client.get(reverse("games:analysis", args=[game.pk]), headers=HX).text
+
+    assert "This deal could not be won from the start." in answer
+    assert "This deal cannot be won from its start: try another." in answer
+    assert "Undo or restart" not in answer
+
+
 def test_a_dead_workers_analysis_is_queued_again(owner_client: Client, game: Game, now) -> None:
     owner_client.post(reverse("games:analyse", args=[game.pk]))
     Analysis.objects.update(requested_at=now - timedelta(hours=1))
