@@ -388,6 +388,17 @@ FOUNDATIONS_OF = """source => {
 """The foundations the board script finds for a card (its value: ``r:9S``)."""
 
 
+def at_two_foundations(page: Page, live_server: LiveServer) -> None:
+    """Archway 783 after 24 moves of its winning line, continued as the player's game: its
+    9♠ (``r:9S``) goes on the ascending or the descending spades foundation."""
+    line = split_record((GOLDEN / "archway-won.txt").read_text())[1][:24]
+    page.goto(live_server.url + "/import/")
+    page.get_by_label("Record").fill("game: archway\ndeal: 783\n" + " ".join(line))
+    page.get_by_label("Continue it as my game").check()
+    page.get_by_role("button", name="Import").click()
+    expect(page.locator("#board")).to_be_visible()
+
+
 def test_a_double_click_on_a_card_two_foundations_take_asks_which_unless_hinted(
     page: Page, live_server: LiveServer
 ) -> None:
@@ -395,12 +406,7 @@ def test_a_double_click_on_a_card_two_foundations_take_asks_which_unless_hinted(
     sent it to the first of the two, though the hint named the other: the deal was lost (a
     player's pass). Now the card stays picked up and the player chooses; a hinted card goes
     where its hint says."""
-    line = split_record((GOLDEN / "archway-won.txt").read_text())[1][:24]
-    page.goto(live_server.url + "/import/")
-    page.get_by_label("Record").fill("game: archway\ndeal: 783\n" + " ".join(line))
-    page.get_by_label("Continue it as my game").check()
-    page.get_by_role("button", name="Import").click()
-    expect(page.locator("#board")).to_be_visible()
+    at_two_foundations(page, live_server)
     if page.get_by_role("button", name="Auto-play on").count():
         page.get_by_role("button", name="Auto-play on").click()
         expect(page.get_by_role("button", name="Auto-play off")).to_be_visible()
@@ -447,12 +453,7 @@ def test_on_a_phone_the_two_foundations_asked_about_are_in_sight(
     the fold of a phone (a player's pass)."""
     context = browser.new_context(viewport={"width": 375, "height": 667})
     page = context.new_page()
-    line = split_record((GOLDEN / "archway-won.txt").read_text())[1][:24]
-    page.goto(live_server.url + "/import/")
-    page.get_by_label("Record").fill("game: archway\ndeal: 783\n" + " ".join(line))
-    page.get_by_label("Continue it as my game").check()
-    page.get_by_role("button", name="Import").click()
-    expect(page.locator("#board")).to_be_visible()
+    at_two_foundations(page, live_server)
     spade = page.locator('#board button[value="r:9S"]').first
     spade.scroll_into_view_if_needed()
     page.evaluate("window.scrollBy(0, -80)")  # the reserves in sight, the foundations not
