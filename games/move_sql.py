@@ -1,5 +1,5 @@
 """The SQL of the move hot path: read a game row and its line, compare-and-swap the row,
-append move rows.
+append move rows, and read a stuck game's deal verdict.
 
 Every move reads the game row and writes it back with one or more move rows; an app server
 that did not serve the game's last move also reads the game's line to replay it. Through the
@@ -22,7 +22,7 @@ from django.db import connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Field, Model
 
-from games.models import Game, PlayedMove
+from games.models import DealVerdict, Game, PlayedMove
 
 Converter = Callable[[Any, Any, BaseDatabaseWrapper], Any]
 
@@ -62,6 +62,7 @@ class _Statements:
     """PostgreSQL's: every row in one statement, its plies, notations and auto flags as
     three arrays (``unnest``), whatever the line's length."""
     select_line: str
+    select_verdict: str
 
 
 _statements: dict[str, _Statements] = {}
@@ -121,6 +122,12 @@ def _prepare(connection: BaseDatabaseWrapper) -> _Statements:
             f" AND {quote(_column(_field(PlayedMove, 'undone')))} = %s"
             f" ORDER BY {quote(_column(_field(PlayedMove, 'ply')))}"
         ),
+        select_verdict=(
+            f"SELECT {quote(_column(_field(DealVerdict, 'verdict')))}"
+            f" FROM {quote(DealVerdict._meta.db_table)}"
+            f" WHERE {quote(_column(_field(DealVerdict, 'slug')))} = %s"
+            f" AND {quote(_column(_field(DealVerdict, 'deal')))} = %s"
+        ),
     )
 
 
@@ -161,6 +168,17 @@ def read_line(game: Game, *, using: str = "default") -> list[str]:
     with connection.cursor() as cursor:
         cursor.execute(statements.select_line, [game_key, False])
         return [notation for (notation,) in cursor.fetchall()]
+
+
+def read_verdict(slug: str, deal: int, *, using: str = "default") -> str | None:
+    """The verdict of a deal (a ``DealVerdict.Verdict`` value), or None where there is no
+    row. A stuck game's panel asks it on every move that leaves the game stuck: through the
+    ORM the question cost more than the rest of the move's answer."""
+    connection = connections[using]
+    with connection.cursor() as cursor:
+        cursor.execute(_for(connection).select_verdict, [slug, deal])
+        row = cursor.fetchone()
+    return None if row is None else str(row[0])
 
 
 def swap_game(game: Game, *, using: str = "default") -> bool:

@@ -13,7 +13,7 @@ from collections.abc import Collection
 from datetime import datetime
 from typing import Any
 
-from games import leaderboard
+from games import leaderboard, move_sql
 from games.models import DealVerdict, Game
 from games.players import prefers_four_colour
 from games.presentation import (
@@ -96,9 +96,11 @@ def whole_page(game: Game, board: Board, **kwargs: Any) -> Page:
 def proved_unwinnable(game: Game) -> bool:
     """Whether the solver proved that no line wins ``game``'s deal: a stuck game's panel
     then says so, not "Undo or restart to try another line" beside the badge's
-    "Unwinnable" (a player's pass)."""
-    verdict = DealVerdict.for_game(game)
-    return verdict is not None and verdict.verdict == DealVerdict.Verdict.UNWINNABLE
+    "Unwinnable" (a player's pass). As :meth:`DealVerdict.for_game` reads the verdict: a
+    daily's deal is winnable, and an easing option may win a deal lost without it."""
+    if game.daily_id is not None or game.options:
+        return False
+    return move_sql.read_verdict(game.slug, game.deal) == DealVerdict.Verdict.UNWINNABLE
 
 
 def after_action(outcome: Outcome, *, kind: str, viewer: uuid.UUID | None, now: datetime) -> Page:
