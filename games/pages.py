@@ -87,10 +87,22 @@ def game_page(
     return page
 
 
-def whole_page(game: Game, board: Board, **kwargs: Any) -> Page:
+def whole_page(
+    game: Game,
+    board: Board,
+    *,
+    viewer: uuid.UUID | None,
+    now: datetime,
+    selected: str | None = None,
+    message: str = "",
+    hint: Move | None = None,
+) -> Page:
     """The whole game page (its load, and a refusal's page without JavaScript): the
     :func:`game_page` and the deal's verdict badge, which a refusal's page left out."""
-    return game_page(game, board, **kwargs) | verdict_badge(game)
+    page = game_page(
+        game, board, viewer=viewer, now=now, selected=selected, message=message, hint=hint
+    )
+    return page | verdict_badge(game)
 
 
 def proved_unwinnable(game: Game) -> bool:
@@ -121,6 +133,36 @@ def after_action(outcome: Outcome, *, kind: str, viewer: uuid.UUID | None, now: 
     page |= {"played": played, "back": back, "whole_counter": kind != "move"}
     if page["won"]:  # a pending badge goes ("Checking whether this deal can be won…")
         page |= verdict_badge(outcome.game)
+    return page
+
+
+def after_analysis(
+    game: Game,
+    board: Board,
+    *,
+    message: str,
+    ply: int | None,
+    viewer: uuid.UUID | None,
+    now: datetime,
+) -> Page:
+    """The stuck panel with an analysis's answer (``message``: the line was lost at move
+    ``ply``, 0 for a deal lost from its start, None where the solver found no such move):
+    a link to replay from the last winnable position, no second Analyse, and, lost from the
+    start, advice that says so, not "Undo or restart to try another line" beside it."""
+    page = game_page(game, board, viewer=viewer, now=now, message=message, error=False)
+    page["replay_from"] = ply - 1 if ply else None
+    page["analysed"] = True  # asking again would only bring the same answer
+    page["lost_from_start"] = page["lost_from_start"] or ply == 0
+    return page
+
+
+def verdict_answer(game: Game, looks: int) -> Page:
+    """The badge's answer to its poll (``#verdict-answer``): the badge, and a stuck panel's
+    advice when the deal was proved unwinnable meanwhile ("Undo or restart to try another
+    line" stood beside the badge's "Unwinnable" until a reload, a player's pass)."""
+    page = {"game": game, **verdict_badge(game, looks)}
+    badge = page["verdict"]
+    page["lost_from_start"] = badge is not None and badge.verdict == DealVerdict.Verdict.UNWINNABLE
     return page
 
 

@@ -9,20 +9,17 @@ from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_safe
 
 from games.models import Game
-from games.pages import verdict_badge
+from games.pages import verdict_answer
 from games.rules.deals import DEAL_DIGITS
 
 
 @require_safe
 def verdict(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     """The ``#verdict`` badge; ``?poll=N`` counts the looks so far (anyone with the link may
-    look: a verdict is about the deal, not the player). A deal proved unwinnable also
-    answers the stuck panel's advice (``#stuck-advice``): "Undo or restart to try another
-    line" stood beside the badge's "Unwinnable" until a reload (a player's pass)."""
+    look: a verdict is about the deal, not the player), with a stuck panel's advice
+    (``games.pages.verdict_answer``)."""
     game = get_object_or_404(Game, pk=game_id)
     looks = request.GET.get("poll", "0")
     known = DEAL_DIGITS.fullmatch(looks) and len(looks) < 3  # "²".isdigit(), int("²") fails
-    context = {"game": game, **verdict_badge(game, int(looks) if known else 0)}
-    badge = context["verdict"]
-    context["lost_from_start"] = badge is not None and badge.verdict == badge.Verdict.UNWINNABLE
-    return render(request, "games/game.html#verdict-answer", context)
+    page = verdict_answer(game, int(looks) if known else 0)
+    return render(request, "games/game.html#verdict-answer", page)

@@ -445,11 +445,7 @@ def _analysis(
         request
     ):  # the status as the game page shows it (its stuck panel), with the answer
         board = services.game_board(game)
-        page = pages.game_page(game, board, message=message, error=False, **_viewer(request))
-        page["replay_from"] = ply - 1 if ply else None
-        page["analysed"] = True  # asking again would only bring the same answer
-        # Lost from the start: the panel's advice says so, not "Undo or restart" beside it.
-        page["lost_from_start"] = page["lost_from_start"] or ply == 0
+        page = pages.after_analysis(game, board, message=message, ply=ply, **_viewer(request))
         return render(request, "games/game.html#status", page)
     context = {"message": message, "game": game, "ply": ply, "error": False, "done": True}
     return render(request, "games/analysis.html", context)
