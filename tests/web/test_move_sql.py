@@ -7,8 +7,8 @@ import pytest
 from django.db import IntegrityError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from games import move_sql, services
-from games.models import Daily, Game, PlayedMove, Player
+from games import move_sql, pages, services
+from games.models import Daily, DealVerdict, Game, PlayedMove, Player
 
 
 @pytest.fixture
@@ -165,3 +165,50 @@ def test_insert_moves_stores_a_long_line_in_few_statements(
     assert list(stored) == [
         (ply, notation, auto, False, now) for ply, (notation, auto) in enumerate(line, 4)
     ]
+
+
+@pytest.mark.parametrize("verdict", [None, *DealVerdict.Verdict.values])
+def test_read_verdict_reads_the_deals_verdict_as_the_orm_does(
+    db: None, now: dt.datetime, verdict: str | None
+) -> None:
+    if verdict is not None:
+        DealVerdict.objects.create(
+            slug="beleaguered-castle", deal=7, verdict=verdict, solution="t1-f1", requested_at=now
+        )
+    DealVerdict.objects.create(
+        slug="beleaguered-castle", deal=8, verdict="winnable", solution="t1-f1", requested_at=now
+    )
+
+    assert move_sql.read_verdict("beleaguered-castle", 7) == verdict
+    assert move_sql.read_verdict("fortress", 8) is None
+
+
+@pytest.mark.parametrize("verdict", DealVerdict.Verdict.values)
+@pytest.mark.parametrize("kind", ["plain", "eased", "daily"])
+def test_a_stuck_games_lost_deal_is_the_one_its_badge_calls_unwinnable(
+    player: Player, now: dt.datetime, verdict: str, kind: str
+) -> None:
+    """``pages.proved_unwinnable`` reads the verdict in SQL of its own, as
+    ``DealVerdict.for_game`` reads the badge's: never for a daily, and with an easing
+    option only a winnable verdict counts."""
+    daily = None
+    if kind == "daily":
+        daily = Daily.objects.create(
+            slug="beleaguered-castle", date=dt.date(2026, 11, 20), deal=7, par=80, solution="t1-f1"
+        )
+    game = services.game_start(
+        player=player,
+        slug="beleaguered-castle",
+        deal=7,
+        options=["take-back"] if kind == "eased" else [],
+        daily=daily,
+        now=now,
+    )
+    DealVerdict.objects.create(
+        slug="beleaguered-castle", deal=7, verdict=verdict, solution="t1-f1", requested_at=now
+    )
+    badge = DealVerdict.for_game(game)
+
+    expected = badge is not None and badge.verdict == DealVerdict.Verdict.UNWINNABLE
+    assert pages.proved_unwinnable(game) is expected
+    assert expected is (kind == "plain" and verdict == "unwinnable")
