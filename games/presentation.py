@@ -821,8 +821,8 @@ def hint_message(board: Board, hint: Hint) -> tuple[str, bool]:
         return f"Hint: {describe_move(board, hint.move)} ({hint.remaining} moves to win).", False
     if hint.withheld:
         return (
-            "This position can still be won. Off the daily's own line, Hint shows no move "
-            "while the day is live: it follows only that line.",
+            "Off the daily's own line, Hint says nothing while the day is live: it follows "
+            "only that line. After the day it answers here too.",
             False,
         )
     if hint.deal_lost:

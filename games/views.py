@@ -393,6 +393,8 @@ def analyse(request: HtmxHttpRequest, game_id: uuid.UUID) -> HttpResponse:
         )
     except solver_jobs.SolverBusy as error:
         return limits.too_many(request, error.retry_after, str(error))
+    except services.DailyLive as error:
+        return _refused(request, game_id, str(error), status=403)
     if not request.htmx:
         return _see_other(reverse("games:analysis", args=[game.pk]))
     return _analysis(request, game, line, state, look=0)
@@ -415,8 +417,10 @@ def analysis(request: HtmxHttpRequest, game_id: uuid.UUID) -> HttpResponse:
     look = request.GET.get("look", "0")
     if not (look.isascii() and look.isdecimal() and len(look) <= 2):
         return _bad_request(request, "A look is counted from 0.")
-    line = services.game_line(game)
-    state = solver_jobs.analysis_state(game=game, line=line)
+    try:
+        line, state = services.game_analysis(game=game, now=timezone.now())
+    except services.DailyLive as error:
+        return _refused(request, game_id, str(error), status=403)
     return _analysis(request, game, line, state, look=int(look))
 
 

@@ -20,12 +20,13 @@ from django.urls import reverse
 from django_tasks_db.models import DBTaskResult
 
 from games import daily as dailies
-from games import daily_tasks, leaderboard, schedule, services
+from games import daily_tasks, leaderboard, schedule, services, solver_jobs
 from games.admin import EntryAdmin
 from games.models import Daily, DailyPreparation, Entry, Game, PlayedMove, Player
 from games.players import player_adopt
 from games.presentation import hint_message, histogram
 from games.rules import GAMES, MAX_DEAL, Board, RulesError
+from games.rules.solver import UNKNOWN
 
 from .dailies import DAY, LINE, NOON, PASSWORD, SOLUTION, make_daily, midnight, utc_now
 
@@ -933,11 +934,75 @@ def test_a_live_dailys_hints_follow_only_its_own_line(
     assert (off.move is not None) is off_the_line_shows
     assert off.withheld is not off_the_line_shows
     said = hint_message(services.game_board(game), off)[0]
-    assert said.startswith("Hint: " if off_the_line_shows else "This position can still be won.")
+    assert said.startswith("Hint: " if off_the_line_shows else "Off the daily's own line,")
     game.refresh_from_db()
     assert game.hints == 2
     page = " ".join(Client().get(reverse("games:daily")).text.split())
     assert "Hint follows the daily's own solution" in html.unescape(page)
+
+
+def test_off_a_live_dailys_line_hint_runs_no_solver_and_says_nothing_of_the_position(
+    member, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Off the line, Hint still said whether the position could be won ("can still be won",
+    or "can no longer be won"): a script kept the first move after which it could and
+    walked a winning line of its own, a solver's search a step, the ranked game replaying
+    it (an attacker's pass: 6 steps from 7 hints in 4 s)."""
+    daily = make_daily(utc_now().date())
+    now = utc_now()
+    game = dailies.daily_start(player=member, daily=daily, now=now)
+    services.game_play_move(
+        game_id=game.pk, player_id=member.pk, move="t1-t8", expected_ply=None, now=now
+    )
+
+    def no_solver(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the solver ran on a live daily's position off its line")
+
+    monkeypatch.setattr(solver_jobs, "position_hint", no_solver)
+    answer = services.game_hint(game_id=game.pk, player_id=member.pk, now=now)[2]
+
+    assert answer.verdict == UNKNOWN and answer.move is None and not answer.deal_lost
+    said, bad_news = hint_message(services.game_board(game), answer)
+    assert "won" not in said.replace("own line", "") and not bad_news
+
+
+@pytest.mark.parametrize(("day", "answered"), [("live", False), ("past", True)])
+def test_analyse_waits_for_the_end_of_a_dailys_day(member, day: str, answered: bool) -> None:
+    """Where a line was lost tells a script which of its moves still win (as Hint's verdict
+    off the daily's line did): while the day is live, Analyse queues nothing, counts no
+    hint and says when it answers; its stuck panel offers no Analyse."""
+    daily = make_daily(utc_now().date() if day == "live" else DAY)
+    game = dailies.daily_start(player=member, daily=daily, now=utc_now())
+    client = client_of(member)
+    services.game_play_move(
+        game_id=game.pk, player_id=member.pk, move="t1-t8", expected_ply=None, now=utc_now()
+    )
+
+    asked = client.post(reverse("games:analyse", args=[game.pk]), HTTP_HX_REQUEST="true")
+    looked = client.get(reverse("games:analysis", args=[game.pk]), HTTP_HX_REQUEST="true")
+
+    assert (asked.status_code, looked.status_code) == ((200, 200) if answered else (403, 403))
+    game.refresh_from_db()
+    assert game.hints == (1 if answered else 0)
+    assert DBTaskResult.objects.exists() is answered
+    if not answered:
+        said = html.unescape(asked.text)
+        assert "Analyse answers once the day is over (midnight UTC)" in said
+        assert html.unescape(looked.text).count("Analyse answers once the day is over") == 1
+
+
+def test_a_live_dailys_stuck_panel_offers_no_analyse(
+    member, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    daily = make_daily(utc_now().date())
+    game = dailies.daily_start(player=member, daily=daily, now=utc_now())
+    monkeypatch.setattr(Board, "is_cycle_stuck", lambda self: True)
+
+    page = html.unescape(client_of(member).get(game.get_absolute_url()).text)
+
+    assert "No way forward" in page
+    assert 'action="analyse"' not in page
+    assert "Analyse answers once the day is over (midnight UTC)." in page
 
 
 def test_a_script_pacing_most_moves_and_sending_the_rest_at_once_is_flagged(
