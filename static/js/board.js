@@ -573,15 +573,17 @@
      as it would on the answer's board: on its card if the card is usable there (a covered
      one uncovered meanwhile too); on the pile, as a destination, if the click was on the
      pile or a covered card still in it; and not at all if a card it was on has gone or
-     is covered now, or if a pile click finds no card selected. */
+     is covered now, or if a pile click finds no card selected. A kept Undo or Redo whose
+     button the answer leaves disabled does nothing, as the key would have then, and the
+     keys after it act: Z, Z, Y pressed after a game's first move dropped the Y with the
+     second Z, and the game stayed a move back (a player's pass). */
   function catchUp() {
     while (queued.length && !busy) {
       var aimed = queued.shift();
       if (aimed.control) {
         var button = document.querySelector(
           '#controls button[formaction="' + aimed.control + '"]:not(:disabled)');
-        if (!button) { queued = []; return; }
-        send(aimed.control, {});
+        if (button) send(aimed.control, {});
         continue;
       }
       var pile = pileEl(aimed.pile);

@@ -277,6 +277,32 @@ def test_quick_undo_and_redo_keys_alternate_as_pressed(page: Page, live_server: 
     expect(page.locator('#controls button[formaction="redo"]')).to_be_enabled()
 
 
+@pytest.mark.parametrize(
+    ("played", "keys", "ply"), [(1, "zzy", 1), (3, "zzzzy", 1), (2, "zzzy", 1)]
+)
+def test_a_quick_undo_past_the_first_move_does_not_drop_the_keys_after_it(
+    page: Page, live_server: LiveServer, played: int, keys: str, ply: int
+) -> None:
+    """Z, Z, Y pressed quickly after a game's first move left the game a move back: the
+    second Z, kept for the first one's answer, found Undo disabled there, and the Y kept
+    after it was dropped with it (a player's pass)."""
+    slow_network(page, 80)
+    page.goto(live_server.url + "/play/beleaguered-castle/1/?autoplay=0")
+    counter = page.locator("#move-count")
+    for number, move in enumerate(("t3-t6", "t4-t3", "t5-t4")[:played], start=1):
+        click_move(page, move)
+        expect(counter).to_have_text(str(number))
+
+    for key in keys:
+        page.keyboard.press(key)
+        page.wait_for_timeout(12)
+
+    expect(page.locator("#counter")).to_contain_text(f"Undos {played}")
+    expect(counter).to_have_text(str(ply))
+    page.wait_for_timeout(500)  # nothing more comes
+    expect(counter).to_have_text(str(ply))
+
+
 def test_quick_arrow_presses_each_step_the_replay(page: Page, live_server: LiveServer) -> None:
     """Arrow presses made while a step was on its way were dropped (htmx sends one request
     a link at a time): each is kept now, a step taken once the step before is in."""
