@@ -34,6 +34,25 @@ def test_new_game_on_the_home_page_deals_a_proved_winnable_deal(
     assert DealVerdict.objects.get(slug="citadel", deal=2).dealt == 1
 
 
+def test_a_games_name_on_the_home_page_deals_as_the_choice_says(
+    page: Page, live_server: LiveServer
+) -> None:
+    """A name clicked after choosing another kind of deal dealt the remembered kind, and
+    the choice was forgotten (a player's pass: "Winnable deal, easy", then Morehead, dealt a
+    hard deal)."""
+    assert pools.pool_add(slug="citadel", deal=2, now=timezone.now()) is not None
+    page.goto(live_server.url + "/")
+    page.get_by_label("New games deal").select_option("any")
+
+    page.get_by_role("heading", name="Citadel", exact=True).get_by_role("link").click()
+
+    expect(page.locator("#board")).to_be_visible()
+    expect(page.get_by_role("heading", level=1)).not_to_have_text("Citadel deal 2")
+    assert DealVerdict.objects.get(slug="citadel", deal=2).dealt == 0
+    page.goto(live_server.url + "/")
+    expect(page.get_by_label("New games deal")).to_have_value("any")
+
+
 def test_any_deal_is_remembered_and_the_verdict_badge_updates_itself(
     page: Page, live_server: LiveServer
 ) -> None:
