@@ -153,6 +153,9 @@ def after_analysis(
     page["replay_from"] = ply - 1 if ply else None
     page["analysed"] = True  # asking again would only bring the same answer
     page["lost_from_start"] = page["lost_from_start"] or ply == 0
+    badge = verdict_badge(game)
+    if badge["verdict"] is not None and badge["verdict"].verdict == DealVerdict.Verdict.UNWINNABLE:
+        page |= badge  # settled by this analysis, maybe: "Checking…" goes with its answer
     return page
 
 

@@ -195,9 +195,14 @@ def _settle(game: Game, **fields: object) -> None:
     daily's deal, nor with an easing option (its lines are not the deal's)."""
     if game.options or game.daily_id is not None:
         return
-    DealVerdict.objects.filter(
-        slug=game.slug, deal=game.deal, verdict=DealVerdict.Verdict.PENDING
-    ).update(solved_at=timezone.now(), **fields)
+    _settle_deal(game.slug, game.deal, **fields)
+
+
+def _settle_deal(slug: str, deal: int, **fields: object) -> None:
+    """Store what a hint or an analysis proved of a deal, if its verdict is pending."""
+    DealVerdict.objects.filter(slug=slug, deal=deal, verdict=DealVerdict.Verdict.PENDING).update(
+        solved_at=timezone.now(), **fields
+    )
 
 
 def _known_hint(board: Board, game: Game) -> Hint | None:
@@ -370,3 +375,8 @@ def analyse_line(key: str, slug: str, deal: int, options: list[str], line: list[
         return
     ply = solver.first_losing_ply(slug, deal, line, seconds=ANALYSE_SECONDS, options=options)
     Analysis.objects.filter(key=key).update(ply=ply, done=True)
+    if ply == 0 and not options:
+        # Lost from the start: a proof that no line wins the deal. Its pending badge said
+        # "Checking whether this deal can be won…" beside the answer until the worker came
+        # to the deal's own verdict, after all other work (a player's pass).
+        _settle_deal(slug, deal, verdict=DealVerdict.Verdict.UNWINNABLE)

@@ -450,7 +450,7 @@ def _analysis(
     ):  # the status as the game page shows it (its stuck panel), with the answer
         board = services.game_board(game)
         page = pages.after_analysis(game, board, message=message, ply=ply, **_viewer(request))
-        return render(request, "games/game.html#status", page)
+        return render(request, "games/game.html#analysis-answer", page)
     context = {"message": message, "game": game, "ply": ply, "error": False, "done": True}
     return render(request, "games/analysis.html", context)
 

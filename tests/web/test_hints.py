@@ -329,6 +329,37 @@ def test_analyse_says_analysing_then_fills_in(
     assert "Analysing" not in done.text
 
 
+@pytest.mark.parametrize("options", [False, True])
+def test_an_analysis_lost_from_the_start_settles_the_deals_pending_badge(
+    owner_client: Client, player: Player, run_tasks, options: bool
+) -> None:
+    """ "Checking whether this deal can be won…" stood beside the analysis's "This deal could
+    not be won from the start" until the worker came to the deal's own verdict, after all
+    other work (a player's pass). With an easing option the analysis proves nothing of the
+    deal itself (Beleaguered Castle 1: lost from the start either way)."""
+    game = services.game_start(
+        player=player,
+        slug="beleaguered-castle",
+        deal=1,
+        autoplay=False,
+        options=["take-back"] if options else [],
+        now=timezone.now(),
+    )
+    DealVerdict.objects.create(slug="beleaguered-castle", deal=1, requested_at=timezone.now())
+    owner_client.post(reverse("games:analyse", args=[game.pk]), headers=HX)
+
+    run_tasks()
+    done = owner_client.get(reverse("games:analysis", args=[game.pk]), headers=HX).text
+
+    assert "could not be won from the start" in done
+    verdict = DealVerdict.objects.get(slug="beleaguered-castle", deal=1).verdict
+    assert verdict == ("pending" if options else "unwinnable")
+    assert ('id="verdict"' in done) is not options
+    assert (
+        "<b>Unwinnable</b>: the solver proved that no line wins this deal." in done
+    ) is not options
+
+
 def test_many_analyse_requests_queue_one_task(
     owner_client: Client, game: Game, run_tasks, solver_calls: list[str]
 ) -> None:
