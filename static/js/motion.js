@@ -160,6 +160,7 @@
       if (f.end.under && f.end.el && f.end.rect && !under.has(f.end.el)) {
         var lying = ghostOf(f.end.under, f.end.rect);
         lying.classList.add("under");
+        if (state.won) lying.classList.add("winning");
         under.set(f.end.el, lying);
       }
     });
@@ -173,6 +174,9 @@
         if (f.start.lift) f.start.lift.drop();
         if (!from || !to || !node) { landed(); return; }
         var ghost = ghostOf(node, to);
+        /* The win's last cards fly under the status, as its cascade falls: up to 31 of them
+           covered "You won!" and its links for a second or two (a player's pass). */
+        if (state.won) ghost.classList.add("winning");
         var animation = ghost.animate(
           [
             { transform: "translate(" + (from.left - to.left) + "px," + (from.top - to.top) + "px)" },

@@ -270,19 +270,19 @@ def test_a_run_carried_over_to_its_new_pile_leaves_the_board_a_new_page_draws(
     assert Game.objects.get().moves.filter(undone=False).count() == len(RUN_LINE)
 
 
-# For about a second of the win's cascade, sampled every frame: which of the panel's heading
-# and links a cascade card lies over (each card taken as solid for the test: they ignore the
-# pointer), and the most cards falling at once.
-UNDER_THE_CASCADE = """async () => {
+# For `duration` ms from the win's answer, sampled every frame: which of the panel's heading
+# and links a card in flight (the winning move's, or the cascade's) lies over (each card
+# taken as solid for the test: they ignore the pointer), and the most cards falling at once.
+UNDER_THE_CASCADE = """async (duration) => {
     const panel = document.querySelector("#status .panel.win");
     const parts = [panel.querySelector("h2"), ...panel.querySelectorAll("a")];
     const covered = new Set();
     let most = 0;
     const start = performance.now();
-    while (performance.now() - start < 1200) {
-        const falling = [...document.querySelectorAll(".ghost.falling")];
-        most = Math.max(most, falling.length);
-        falling.forEach((card) => { card.style.pointerEvents = "auto"; });
+    while (performance.now() - start < duration) {
+        most = Math.max(most, document.querySelectorAll(".ghost.falling").length);
+        const flying = [...document.querySelectorAll(".ghost")];
+        flying.forEach((card) => { card.style.pointerEvents = "auto"; });
         for (const part of parts) {
             const box = part.getBoundingClientRect();
             for (const fx of [.1, .5, .9]) {
@@ -291,7 +291,7 @@ UNDER_THE_CASCADE = """async () => {
                 if (hit && hit.closest(".ghost")) covered.add(part.textContent.trim());
             }
         }
-        falling.forEach((card) => { card.style.pointerEvents = ""; });
+        flying.forEach((card) => { card.style.pointerEvents = ""; });
         await new Promise(requestAnimationFrame);
     }
     return { covered: [...covered], most };
@@ -299,27 +299,41 @@ UNDER_THE_CASCADE = """async () => {
 
 
 @pytest.mark.parametrize("screen", [(1366, 768), (375, 667)], ids=["laptop", "phone"])
+@pytest.mark.parametrize(
+    ("line", "last", "autoplay"), [("citadel-3", 68, False), ("fortress-3", 69, True)]
+)
 def test_the_win_cascade_falls_behind_you_won_and_its_links(
-    browser: Browser, live_server: LiveServer, screen: tuple[int, int]
+    browser: Browser,
+    live_server: LiveServer,
+    screen: tuple[int, int],
+    line: str,
+    last: int,
+    autoplay: bool,
 ) -> None:
-    _, moves = split_record((LINES / "citadel-3.txt").read_text())
+    """Fortress 3 won by its 69th move, auto-play on, sends 12 cards home: they flew over
+    the panel before the cascade fell behind it (a player's pass: the J♣ over "Watch the
+    replay")."""
+    headers, moves = split_record((LINES / f"{line}.txt").read_text())
+    game, deal = headers["game"][0], headers["deal"][0]
     width, height = screen
     context = browser.new_context(viewport={"width": width, "height": height})
     page = context.new_page()
     page.goto(live_server.url + "/import/")
-    page.get_by_label("Record").fill(f"game: citadel\ndeal: 3\n{' '.join(moves[:-1])}\n")
+    page.get_by_label("Record").fill(f"game: {game}\ndeal: {deal}\n{' '.join(moves[: last - 1])}\n")
     page.get_by_label("Continue it as my game").check()
     page.get_by_role("button", name="Import").click()
-    expect(moves_counter(page)).to_have_text(str(len(moves) - 1))
+    expect(moves_counter(page)).to_have_text(str(last - 1))
+    if autoplay:  # an imported game's is off
+        page.locator('#controls button[formaction="autoplay"]').click()
+        expect(page.locator("#controls")).to_contain_text("Auto-play on")
 
-    click_move(page, moves[-1])
+    click_move(page, moves[last - 1])
 
     panel = page.locator("#status .panel.win")
     expect(panel.get_by_role("heading")).to_have_text("You won!")
-    expect(page.locator(".ghost.falling").first).to_be_attached()
-    seen = page.evaluate(UNDER_THE_CASCADE)
+    seen = page.evaluate(UNDER_THE_CASCADE, 2800)  # the last cards' flights, then the cascade
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"play-{width}-win-cascade.png"))
+    page.screenshot(path=str(SHOTS / f"play-{width}-{game}-win-cascade.png"))
     assert seen["most"] >= 20, "the cascade celebrates the win"
     assert seen["covered"] == [], "cascade cards over the panel"
     if width < 640:  # the phone's foundations head the board: the panel keeps clear of them
