@@ -174,7 +174,8 @@ def player_set_name(*, player: Player, name: str) -> Player:
     name = " ".join(name.split())
     if not NAME.fullmatch(name):
         raise ValidationError(
-            "Use 2 to 24 letters, digits, spaces or . _ ' - and start with a letter or digit."
+            "Use 2 to 24 of the letters A to Z (without accents), digits, spaces or . _ ' -, "
+            "and start with a letter or digit."
         )
     if looks_nameless(name):
         raise ValidationError(
