@@ -834,3 +834,25 @@ def test_a_hint_shows_its_card_and_destination_on_a_phone(
         expect(mark).to_be_in_viewport(ratio=1)
     shoot(page, "archway-hint")
     context.close()
+
+
+def test_without_javascript_a_picked_up_card_shows_where_it_may_go_on_a_phone(
+    browser: Browser, live_server: LiveServer
+) -> None:
+    """A reserve card picked up in Archway loaded its page at the top: the foundation that
+    takes it lay below the phone's fold, and nothing scrolled to it (a player's pass)."""
+    context = browser.new_context(
+        viewport={"width": 375, "height": 667}, java_script_enabled=False, is_mobile=True
+    )
+    page = context.new_page()
+    page.goto(live_server.url + "/play/archway/1/?autoplay=0")
+
+    page.locator('#board button[name="select"][value="r:2D"]').click()  # 2♦ goes home
+
+    expect(page.locator("#board .hint-line")).to_have_text("Choose where it goes, or cancel.")
+    targets = page.locator("#board .pile.target")
+    expect(targets.first).to_be_attached()
+    boxes = [target.bounding_box() for target in targets.all()]
+    in_sight = [box for box in boxes if box and box["y"] >= 0 and box["y"] + 40 <= 667]
+    assert in_sight, f"no destination in sight: {boxes}"
+    context.close()
