@@ -423,7 +423,7 @@
     if (window.CastleMotion) window.CastleMotion.finish();
     if (!control && stillDropping()) return;
     if (busy) {
-      if (control) { if (event.detail === 0) laterControl(el.getAttribute("formaction")); }
+      if (control) { if (event.detail === 0) laterControl(el.getAttribute("formaction"), true); }
       else if (area || !el.classList.contains("cancel")) later(event, el, area);
       return;
     }
@@ -517,11 +517,13 @@
   /* Undo or Redo pressed from the keyboard while a request is in flight (Z five times,
      quickly: each press is meant): kept, in order with the board's kept clicks, to act on
      its answer's buttons. A mouse's second click on a button is a double click, one intent,
-     and is ignored; so are Hint, Restart and Auto-play, which no quick hand presses twice. */
-  function laterControl(name) {
-    if ((name === "undo" || name === "redo") && queued.length < QUEUED_MAX) {
-      queued.push({ control: name });
-    }
+     and is ignored; so are Restart and Auto-play, which no quick hand presses twice. H from
+     the keyboard (`key`) is kept once: pressed while an undo was on its way, it was lost
+     without a word. */
+  function laterControl(name, key) {
+    if (queued.length >= QUEUED_MAX) return;
+    var hint = key && name === "hint" && !queued.some(function (q) { return q.control === "hint"; });
+    if (name === "undo" || name === "redo" || hint) queued.push({ control: name });
   }
 
   /* A key pressed for a control whose button is disabled (static/js/shortcuts.js): kept so
@@ -529,7 +531,7 @@
      answer enables Redo; Z just after a game's first move). Dropped, the player's Z, Y, Z
      went back three moves, and a first move followed by Z stayed played (a player's pass). */
   window.CastleKeepKey = function (name) {
-    if (busy) laterControl(name);
+    if (busy) laterControl(name, true);
   };
 
   function seenAt(x, y) {

@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
+from games.models import Game
 from games.rules import Board
 from tests.browser.helpers import click_move, slow_network
 
@@ -301,6 +302,29 @@ def test_a_quick_undo_past_the_first_move_does_not_drop_the_keys_after_it(
     expect(counter).to_have_text(str(ply))
     page.wait_for_timeout(500)  # nothing more comes
     expect(counter).to_have_text(str(ply))
+
+
+def test_h_pressed_while_an_undo_is_on_its_way_hints_after_it(
+    page: Page, live_server: LiveServer
+) -> None:
+    """H pressed while an undo was on its way was lost without a word: it is kept, once,
+    and asks once the undo is in."""
+    slow_network(page, 80)
+    page.goto(live_server.url + "/play/beleaguered-castle/1/?autoplay=0")
+    counter = page.locator("#move-count")
+    click_move(page, "t3-t6")
+    expect(counter).to_have_text("1")
+
+    page.keyboard.press("z")
+    page.wait_for_timeout(10)
+    page.keyboard.press("h")
+    page.keyboard.press("h")
+
+    expect(counter).to_have_text("0")
+    # The hint's answer (deal 1 of Beleaguered Castle is lost from its start).
+    expect(page.locator("#status")).to_contain_text("This deal cannot be won", timeout=15_000)
+    page.wait_for_timeout(500)
+    assert Game.objects.get().hints == 1  # the second H, kept with the first, asked nothing
 
 
 def test_quick_arrow_presses_each_step_the_replay(page: Page, live_server: LiveServer) -> None:
