@@ -6,8 +6,9 @@
  *
  * Each key clicks the page's own button, so its action goes through the same form and htmx
  * request as a click. While that button is disabled the key does nothing, unless a request
- * is in flight: the board script keeps it for its answer (board.js, CastleKeepKey; Hint once). Without JavaScript
- * the buttons' accesskeys still work. Keys typed into a field are left alone.
+ * is in flight: the board script keeps it for its answer (board.js, CastleKeepKey; Hint
+ * once). Without JavaScript the buttons' accesskeys still work. Keys typed into a field are
+ * left alone.
  */
 (function () {
   "use strict";
