@@ -834,10 +834,16 @@ def hint_message(board: Board, hint: Hint) -> tuple[str, bool]:
     return "No winning line was found in time; try again after a move.", False
 
 
-def analysis_message(line: Sequence[str], ply: int | None, *, before: Board | None = None) -> str:
+def analysis_message(
+    line: Sequence[str], ply: int | None, *, before: Board | None = None, dead: bool = False
+) -> str:
     """What Analyse found for ``line`` (the notation of the game's moves): the last move that
     kept the game winnable, if the solver knows; in words (``move_words``) when ``before``,
-    the board that move was played on, is given, else in notation."""
+    the board that move was played on, is given, else in notation. ``dead``: no card can
+    move at the line's end, so the game is lost and only the search's time can have run
+    out ("it may still be winnable" stood under "No card can move")."""
+    if ply is None and dead:
+        return "The solver ran out of time before it found the move that lost this game."
     if ply is None:
         return (
             "The solver found no move that lost this game: it may still be winnable, "

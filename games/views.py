@@ -444,11 +444,11 @@ def _analysis(
         return render(request, template, context)
     ply = state.ply
     before = services.line_board(game, line[: ply - 1]) if ply else None
-    message = analysis_message(line, ply, before=before)
+    board = services.game_board(game)
+    message = analysis_message(line, ply, before=before, dead=not board.legal_moves())
     if _fragment(
         request
     ):  # the status as the game page shows it (its stuck panel), with the answer
-        board = services.game_board(game)
         page = pages.after_analysis(game, board, message=message, ply=ply, **_viewer(request))
         return render(request, "games/game.html#analysis-answer", page)
     context = {"message": message, "game": game, "ply": ply, "error": False, "done": True}

@@ -401,6 +401,15 @@ def test_analyse_racing_an_undo_is_never_a_500(owner_client: Client, start_game,
     assert "move 1 (t3-t6)" in analysis_message(line, 1)
 
 
+@pytest.mark.parametrize("dead", [False, True])
+def test_an_analysis_out_of_time_says_no_more_than_the_board_does(dead: bool) -> None:
+    """Under "No card can move" it said the game "may still be winnable"."""
+    said = analysis_message(["t3-t6"], None, dead=dead)
+
+    assert ("may still be winnable" in said) is not dead
+    assert "ran out of time" in said
+
+
 def test_analyse_names_the_move_as_the_board_does_and_leads_to_its_replay(
     owner_client: Client, start_game, run_tasks
 ) -> None:
