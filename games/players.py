@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import uuid
 from collections.abc import Iterable, Iterator
+from datetime import UTC, datetime
 from importlib import import_module
 
 from django.conf import settings
@@ -212,13 +213,15 @@ def player_adopt(*, anonymous_id: uuid.UUID | None, user: User) -> Player:
     A first log-in (or a sign-up) turns the anonymous player into the account's; a later
     one moves the anonymous games and daily entries to the account's player (for a daily
     both have a game of, the account's stands once played: ``_merge_dailies``) and drops the
-    empty anonymous one.
+    empty anonymous one. Daily wins whose day is over come flagged (``_held_after_the_day``).
     """
     anonymous = (
         Player.objects.select_for_update().filter(pk=anonymous_id, user=None).first()
         if anonymous_id
         else None
     )
+    if anonymous is not None:
+        _held_after_the_day(anonymous, timezone.now())
     account = Player.objects.filter(user=user).first()
     if account is None:
         account = anonymous or Player()
@@ -239,15 +242,30 @@ def player_adopt(*, anonymous_id: uuid.UUID | None, user: User) -> Player:
     return account
 
 
+CLAIMED_LATE = "won without an account and claimed by one after the day had ended"
+
+
+def _held_after_the_day(anonymous: Player, now: datetime) -> None:
+    """Flag the anonymous player's daily wins whose day is over: they rank once a moderator
+    has looked at them. A day's standings were final at its end, yet an anonymous on-time
+    win claimed days later ranked then, chosen among any number of throwaway tries once the
+    day's final standings were known (an attacker's pass)."""
+    today = now.astimezone(UTC).date()
+    Entry.objects.filter(player=anonymous, daily__date__lt=today, flagged=False).update(
+        flagged=True, flag_reason=CLAIMED_LATE
+    )
+
+
 def _merge_dailies(anonymous: Player, account: Player) -> None:
     """Before moving the anonymous games: a player has one game of each daily, so where both
     players have a game of the same daily, one of them is deleted (its entry goes with it).
 
     The account's game stands once its player has played it (a move of their own, even one
-    since undone; the opening's auto-play is not theirs): otherwise a player who had tried
-    the day's deal on their account could try it again anonymously and log in to swap the
-    result for a better one. Only an account's game opened but never played gives way to the
-    anonymous game, and its entry."""
+    since undone; the opening's auto-play is not theirs; or a hint asked): otherwise a
+    player who had tried the day's deal on their account could try it again anonymously and
+    log in to swap the result for a better one (hints asked on the account's game went with
+    it, an attacker's pass). Only an account's game opened but never played gives way to
+    the anonymous game, and its entry."""
     own_move = PlayedMove.objects.filter(game=OuterRef("pk"), auto=False)
     mine = {
         game.daily_id: game
@@ -255,7 +273,8 @@ def _merge_dailies(anonymous: Player, account: Player) -> None:
     }
     for theirs in anonymous.games.filter(daily_id__in=list(mine)):
         ours = mine[theirs.daily_id]
-        played = ours.own_move or ours.undos > 0  # switching auto-play on drops undone rows
+        # Switching auto-play on drops undone rows: an undo counts as a move played.
+        played = ours.own_move or ours.undos > 0 or ours.hints > 0
         (theirs if played else ours).delete()
 
 

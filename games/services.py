@@ -524,12 +524,11 @@ def game_hint(
     """
     game, board = _load(game_id, player_id, expected_ply)
     assert player_id is not None  # _load checked the owner
-    if _off_the_live_dailys_line(game, board, now):
-        answer, solved = Hint(solver.UNKNOWN, withheld=True), False
-    else:
-        answer, solved = solver_jobs.position_hint(
-            board, player_id=player_id, may_solve=may_solve, game=game
-        )
+    if _off_the_live_dailys_line(game, board, now):  # says nothing, so counts nothing
+        return game, board, Hint(solver.UNKNOWN, withheld=True), False
+    answer, solved = solver_jobs.position_hint(
+        board, player_id=player_id, may_solve=may_solve, game=game
+    )
     if answer.verdict == UNSOLVABLE and not answer.deal_lost and at_opening(game, board):
         answer = replace(answer, deal_lost=True)
         solver_jobs.settle_lost_deal(game)

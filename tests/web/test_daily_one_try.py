@@ -8,7 +8,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games import daily as dailies
-from games import leaderboard, services
+from games import leaderboard, players, services
 from games.models import Daily, Entry, Game, Player
 from games.players import player_adopt
 
@@ -140,6 +140,55 @@ def test_logging_in_adopts_the_anonymous_win_when_the_accounts_daily_was_never_p
     assert not Game.objects.filter(pk=opened.pk).exists()
     assert list(Game.objects.filter(daily=daily, owner=member)) == [won]
     assert Entry.objects.get().player == member
+
+
+def test_an_account_daily_with_a_hint_asked_stands_over_an_anonymous_win(
+    daily: Daily, member: Player
+) -> None:
+    """Hints asked on the account's game, no move played, went with it at the log-in that
+    adopted an anonymous win (an attacker's pass)."""
+    ours = dailies.daily_start(player=member, daily=daily, now=NOON)
+    Game.objects.filter(pk=ours.pk).update(hints=2)  # as Hint on the daily's line counts them
+    anonymous = Player.objects.create()
+    win(anonymous, daily, at=NOON)
+
+    log_in(anonymous, member)
+
+    assert list(Game.objects.filter(daily=daily)) == [ours]
+    assert not Entry.objects.exists()
+
+
+@pytest.mark.parametrize("account", ["sign-up", "log-in"])
+@pytest.mark.parametrize("day", ["live", "over"])
+def test_an_anonymous_win_claimed_after_its_day_waits_for_a_moderator(
+    daily: Daily, live: Daily, member: Player, account: str, day: str
+) -> None:
+    """A day's standings were final at its end, yet an anonymous on-time win claimed days
+    later ranked then, picked among any number of throwaway tries once the final standings
+    were known (an attacker's pass). Claimed on its day, it ranks at once."""
+    played = live if day == "live" else daily
+    anonymous = Player.objects.create()
+    win(anonymous, played, at=midnight() if day == "live" else NOON)
+    user = (
+        User.objects.create_user("grace", password=PASSWORD)
+        if account == "sign-up"
+        else member.user
+    )
+    assert user is not None
+
+    player_adopt(anonymous_id=anonymous.pk, user=user)
+
+    entry = Entry.objects.get()
+    assert entry.player.user == user
+    assert entry.flagged is (day == "over")
+    assert entry.flag_reason == ("" if day == "live" else players.CLAIMED_LATE)
+    assert leaderboard.is_ranked(entry) is (day == "live")
+    report = leaderboard.moderation_report()
+    assert report == (
+        []
+        if day == "live"
+        else [f"entry {entry.pk} {entry.daily} {entry.player}: flagged ({players.CLAIMED_LATE})"]
+    )
 
 
 @pytest.fixture
