@@ -23,6 +23,7 @@ from django.utils import timezone
 from games import schedule, services
 from games.models import Analysis, Daily, DealVerdict, Entry, Game, PlayedMove, Player
 from games.players import SESSION_KEY, hold
+from games.rules import replay_record
 
 pytestmark = pytest.mark.django_db
 
@@ -180,6 +181,26 @@ def test_a_daily_game_stays_unplayed_on_its_day(
     assert schedule.delete_abandoned_games(now) == 1
     assert gone(abandoned)
     assert not gone(game)
+
+
+@pytest.mark.parametrize("then", ["nothing", "a move", "an undo"])
+def test_an_old_import_goes_unless_played_since(
+    untouched: Callable[..., None], now: datetime, then: str
+) -> None:
+    """An imported record's moves are rows of the player's own, so an import left untouched
+    counted as played, kept 400 days: 2,000 rows an import, 12 imports a second from
+    clients without cookies (an attacker's pass)."""
+    board = replay_record("game: beleaguered-castle\ndeal: 1\nt3-t6\n")
+    game = services.game_import(player=Player.objects.create(), board=board, now=now)
+    later = now + timedelta(minutes=5)
+    if then == "a move":
+        play(game, "t7-f3", later)
+    elif then == "an undo":
+        services.game_undo(game_id=game.pk, player_id=game.owner_id, expected_ply=None, now=later)
+    untouched(game)
+
+    assert schedule.delete_abandoned_games(now + OLD) == (1 if then == "nothing" else 0)
+    assert gone(game) is (then == "nothing")
 
 
 def test_an_old_unplayed_daily_game_goes_once_its_day_is_over(
