@@ -49,10 +49,13 @@ def game_page(
     hint: Move | None = None,
     error: bool | None = None,
     only: Collection[str] | None = None,
+    whole: bool = False,
 ) -> Page:
     """The game page as ``viewer`` (a player id, or nobody) sees it: the board (with the
     owner's ``selected`` card and the ``hint``), the controls it may use and the status line.
     With ``only``, a partial response's page: only those piles are drawn (``board_view``).
+    ``whole``: the whole page (its load, and a refusal's page without JavaScript), with the
+    deal's verdict badge, which a refusal's page left out.
     """
     owner = viewer is not None and viewer == game.owner_id
     won = board.is_won()
@@ -84,25 +87,7 @@ def game_page(
     # What the controls show, as the board script's Castle-Controls header says it back.
     flags = [page[name] for name in ("can_undo", "can_redo", "can_restart", "won")]
     page["controls"] = "".join("1" if flag else "0" for flag in [*flags, game.autoplay])
-    return page
-
-
-def whole_page(
-    game: Game,
-    board: Board,
-    *,
-    viewer: uuid.UUID | None,
-    now: datetime,
-    selected: str | None = None,
-    message: str = "",
-    hint: Move | None = None,
-) -> Page:
-    """The whole game page (its load, and a refusal's page without JavaScript): the
-    :func:`game_page` and the deal's verdict badge, which a refusal's page left out."""
-    page = game_page(
-        game, board, viewer=viewer, now=now, selected=selected, message=message, hint=hint
-    )
-    return page | verdict_badge(game)
+    return page | verdict_badge(game) if whole else page
 
 
 def proved_unwinnable(game: Game) -> bool:

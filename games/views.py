@@ -175,7 +175,9 @@ def game_page(request: HtmxHttpRequest, game_id: uuid.UUID) -> HttpResponse:
     hinted = parse_hint(board, request.GET.get("hint")) if owner else None
     if hinted is not None:
         selected = board.selection(hinted)
-    page = pages.whole_page(game, board, selected=selected, hint=hinted, **_viewer(request))
+    page = pages.game_page(
+        game, board, selected=selected, hint=hinted, whole=True, **_viewer(request)
+    )
     return render(request, GAME_PAGE + ("#board" if _fragment(request) else ""), page)
 
 
@@ -552,7 +554,7 @@ def _conflict(request: HtmxHttpRequest, error: services.GameConflict) -> HttpRes
         raise Http404("This game was deleted") from gone
     board = services.game_board(game)
     if not request.htmx:
-        page = pages.whole_page(game, board, message=str(error), **_viewer(request))
+        page = pages.game_page(game, board, message=str(error), whole=True, **_viewer(request))
         return render(request, GAME_PAGE, page, status=409)
     page = pages.after_conflict(game, board, message=str(error), **_viewer(request))
     return _partials(request, page, status=409)
@@ -580,7 +582,9 @@ def _refused(
         return reswap(retarget(response, "#status"), "outerHTML")
     board = services.game_board(game)
     keep = parse_selection(board, selected if _owns(request, game) else None)
-    page = pages.whole_page(game, board, selected=keep, message=reason, **_viewer(request))
+    page = pages.game_page(
+        game, board, selected=keep, message=reason, whole=True, **_viewer(request)
+    )
     return render(request, GAME_PAGE, page, status=status)
 
 
