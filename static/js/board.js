@@ -468,8 +468,11 @@
      kept as what the player saw under the pointer, in terms that outlive the answer's
      redraw: a pile, and a card by its face, usable then or not. A card in flight (its copy
      gliding to its pile, the card itself unseen) is seen where its glide ends, on its new
-     pile; the card it uncovers is seen at once, though its button waits for the answer to
-     be enabled; a keyboard's click (no pointer) is on the focused card. */
+     pile, once its copy shows there; before, the card it is going to cover: a double
+     click there just after the move (on the destination's top card, to send it home) was
+     taken for one on the card still on its way, and sent that card home (a player's
+     pass). The card a move uncovers is seen at once, though its button waits for the
+     answer to be enabled; a keyboard's click (no pointer) is on the focused card. */
   function later(event, el, area) {
     if (queued.length >= QUEUED_MAX) {
       dropping = Date.now();
@@ -538,8 +541,7 @@
     var flying = document.querySelectorAll(".ghost.leaving");
     for (var i = flying.length - 1; i >= 0; i--) {
       var flight = flights.get(flying[i]);
-      var end = flight && flight.end;
-      if (end && x >= end.left && x < end.right && y >= end.top && y < end.bottom) {
+      if (flight && inside(flight.end, x, y) && inside(flying[i].getBoundingClientRect(), x, y)) {
         return { pile: pileEl(flight.to), card: flying[i] };
       }
     }
@@ -554,6 +556,10 @@
       return { pile: pile, card: shownAt(pile, x, y) };
     }
     return null;
+  }
+
+  function inside(box, x, y) {
+    return x >= box.left && x < box.right && y >= box.top && y < box.bottom;
   }
 
   /* The card of `pile` that shows at (x, y), found by the cards' boxes: the last one there

@@ -290,8 +290,8 @@ def test_a_click_on_a_card_in_flight_picks_it_up_where_it_lands(
 
     page.mouse.click(*centre(page, "t3"))
     page.mouse.click(*centre(page, "t6"))
-    page.mouse.click(*centre(page, "t6"))  # the glide ends here, on the nine of clubs
-    assert len(arrived(page, held)) == 1
+    assert len(arrived(page, held, settle=300)) == 1  # the glide is over: the eight shows
+    page.mouse.click(*centre(page, "t6"))  # on the nine's place, which the eight covers
     held[0].continue_()
 
     expect(page.locator("#move-count")).to_have_text("1")
@@ -301,6 +301,32 @@ def test_a_click_on_a_card_in_flight_picks_it_up_where_it_lands(
     else:
         expect(picked).to_have_accessible_name("Eight of clubs, top of right pile 2")
     page.wait_for_timeout(200)
+    assert watch.requests == ["POST moves"]
+    still_in_the_game(page, url, watch)
+
+
+@pytest.mark.parametrize("latency", [0, 80], ids=["localhost", "latency-80ms"])
+def test_a_double_click_just_after_a_move_on_the_card_it_covers_plays_nothing(
+    page: Page, live_server: LiveServer, watch: Watch, latency: int
+) -> None:
+    """A double click on the destination's top card, made while the eight of clubs was
+    still on its way there, was taken for one on the eight and sent it home ("No foundation
+    takes 8♣"; in Selective Castle an ace went home unasked: a player's pass). The nine it
+    was on is covered once the move lands: the double click is dropped."""
+    if latency:
+        slow_network(page, latency)
+    url = start(page, live_server, watch, "/play/beleaguered-castle/1/?autoplay=0")
+    nine = centre(page, "t6")
+
+    page.mouse.click(*centre(page, "t3"))
+    page.mouse.click(*nine)
+    page.wait_for_timeout(10)
+    page.mouse.dblclick(*nine)
+
+    expect(page.locator("#move-count")).to_have_text("1")
+    page.wait_for_timeout(600)
+    assert stored(Game.objects.get()) == [("t3-t6", False)]
+    expect(page.locator("#status")).not_to_contain_text("No foundation takes")
     assert watch.requests == ["POST moves"]
     still_in_the_game(page, url, watch)
 
