@@ -816,7 +816,11 @@
   }
 
   /* The best button from `from` in direction (dx, dy): Left/Right keep to the same row when
-     they can; otherwise the nearest ahead, straying sideways costing double. */
+     they can; otherwise the nearest ahead, straying sideways costing double. Up and Down
+     go no further sideways than three times as far as they go ahead: from a top card of
+     Castles in Spain's thirteen piles, Up went to the top of a pile seven columns away, one
+     card shorter (a player's pass); it now stays put, with nothing above that it could
+     mean. */
   function neighbour(from, dx, dy) {
     var a = visible(from);
     var ahead = usable().filter(function (el) { return el !== from; }).map(function (el) {
@@ -827,7 +831,7 @@
         along: (b.x - a.x) * dx + (b.y - a.y) * dy,
         across: Math.abs((b.x - a.x) * dy + (b.y - a.y) * dx),
       };
-    }).filter(function (c) { return c.along > 2; });
+    }).filter(function (c) { return c.along > 2 && (!dy || c.across <= 3 * c.along); });
     if (dx) {
       var sameRow = ahead.filter(function (c) { return c.box.top < a.bottom && c.box.bottom > a.top; });
       if (sameRow.length) ahead = sameRow;

@@ -104,6 +104,32 @@ def test_keyboard_only_play(page: Page, live_server: LiveServer) -> None:
     expect(moves_counter(page)).to_have_text("1")
 
 
+def test_up_and_down_keep_to_their_column_or_stay(page: Page, live_server: LiveServer) -> None:
+    """Up from a top card of Castles in Spain's thirteen piles went to the top of a pile one
+    card shorter, columns away (a player's pass: seven). In Beleaguered Castle's wings, Up
+    and Down go from row to row of a wing, whatever each row's length."""
+    page.set_viewport_size({"width": 1280, "height": 800})
+    start(page, live_server, "/play/castles-in-spain/2/?autoplay=1")  # piles 3 and 10: 3 cards
+    first = page.locator('[data-pile="t1"] button').last
+    first.focus()
+
+    page.keyboard.press("ArrowUp")
+
+    expect(first).to_be_focused()
+
+    start(page, live_server, "/play/beleaguered-castle/1/?autoplay=0")
+    click_move(page, "t3-t6")  # right pile 2 one card longer than right pile 1
+    expect(moves_counter(page)).to_have_text("1")
+    page.locator('[data-pile="t5"] button').last.focus()
+    page.keyboard.press("ArrowDown")
+    expect(page.locator(":focus")).to_have_accessible_name(re.compile(r"top of right pile 2$"))
+    page.keyboard.press("ArrowDown")
+    expect(page.locator(":focus")).to_have_accessible_name(re.compile(r"top of right pile 3$"))
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("ArrowUp")
+    expect(page.locator(":focus")).to_have_accessible_name(re.compile(r"top of right pile 1$"))
+
+
 @pytest.fixture
 def no_js_page(browser: Browser) -> Iterator[Page]:
     context = browser.new_context(java_script_enabled=False)
