@@ -171,6 +171,15 @@
     selection = null;
   }
 
+  /* The player puts the card down (Escape, cancel, a click on its own pile or off the
+     board): a screen reader hears it, as it heard the card picked up ("#said" went empty,
+     and nothing was said: a player's pass). */
+  function putDown() {
+    var card = selection && selection.card;
+    deselect();
+    if (card) tell(labelOf(card) + " put down.");
+  }
+
   /* A move is the selection and where it goes; the server reads them into a move
      (games.rules.Board.selected_move), so this script writes no move notation. */
   function moveTo(source, target) { return { select: source, to: target }; }
@@ -414,7 +423,7 @@
     var picking = selection || (busy && queued.length);
     var area = !inBoard && !control && picking && pileOf(event.target);
     if (!inBoard && !control && !area) {
-      if (selection && !event.target.closest("#board")) deselect();
+      if (selection && !event.target.closest("#board")) putDown();
       return;
     }
     event.preventDefault();
@@ -434,7 +443,7 @@
       send(el.getAttribute("formaction"), fields);
       return;
     }
-    if (el.classList.contains("cancel")) { deselect(); return; }
+    if (el.classList.contains("cancel")) { putDown(); return; }
     cardClick(el, event.detail === 0);
   }, true);
 
@@ -446,7 +455,7 @@
     if (selection) {
       if (el === selection.card) {
         /* Again on the card: home; a run goes home one card at a time, so it is put down. */
-        if (selection.run.length > 1) { deselect(); return; }
+        if (selection.run.length > 1) { putDown(); return; }
         var homeMove = home(selection.source);
         if (homeMove) send("moves", homeMove, glide(homeMove.to));
         else {
@@ -619,7 +628,7 @@
 
   /* The selected card to the pile, or back down on its own pile. */
   function pileClick(pile) {
-    if (pile === selection.pile) return deselect();
+    if (pile === selection.pile) return putDown();
     send("moves", moveTo(selection.source, pile.dataset.pile), glide(pile.dataset.pile));
   }
 
@@ -886,7 +895,7 @@
       if (!selection) return;
       event.preventDefault();
       var card = selection.card;
-      deselect();
+      putDown();
       if (card.isConnected) card.focus();
       return;
     }

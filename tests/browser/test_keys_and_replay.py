@@ -384,9 +384,14 @@ def test_a_card_picked_up_is_said_to_a_screen_reader(page: Page, live_server: Li
     expect(destination).to_have_attribute("aria-label", f"{plain}, legal destination")
     expect(said).not_to_be_in_viewport()  # heard, not shown
 
-    page.keyboard.press("Escape")
-    expect(said).to_have_text("")
+    page.keyboard.press("Escape")  # it went silent: "#said" emptied (a player's pass)
+    expect(said).to_have_text("Eight of clubs put down.")
     expect(destination).to_have_attribute("aria-label", str(plain))
+    page.keyboard.press("Enter")
+    expect(said).to_have_text("Eight of clubs picked up: 1 place takes it.")
+    page.keyboard.press("Enter")  # on the place that takes it: the move, which the status says
+    expect(page.locator("#move-count")).to_have_text("1")
+    expect(said).to_have_text("")
 
 
 def test_the_winning_move_leaves_the_focus_on_the_win_panel(
