@@ -49,11 +49,15 @@ stale, and every app server may keep its own. Callers get copies."""
 
 
 class GameConflict(Exception):
-    """The sender's board is stale: another tab or click moved first (HTTP 409)."""
+    """The sender's board is stale: another tab, device or click moved first (HTTP 409)."""
 
-    def __init__(self, game: Game, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, game: Game, message: str = "") -> None:
+        super().__init__(message or MOVED_ON)
         self.game = game
+
+
+MOVED_ON = "This game moved on in another tab or on another device: here is where it stands."
+"""A stale page's answer (it said "in another tab" to a player whose phone had moved)."""
 
 
 class NotOwner(Exception):
@@ -385,7 +389,7 @@ def _line(game: Game, board: Board) -> Line:
         game.moves.filter(undone=False).order_by("ply").values_list("pk", "notation", "auto")
     )
     if len(line) != board.ply:
-        raise GameConflict(game, "This game moved on in another tab: here is where it stands.")
+        raise GameConflict(game)
     return line
 
 
@@ -401,7 +405,7 @@ def _load(game_id: uuid.UUID, player_id: PlayerId, expected_ply: int | None) -> 
     if player_id is None or game.owner_id != player_id:
         raise NotOwner("Only the player who started this game can change it")
     if expected_ply is not None and expected_ply != game.ply:
-        raise GameConflict(game, "This game moved on in another tab: here is where it stands.")
+        raise GameConflict(game)
     if game.is_finished:
         raise IllegalMove("-", "This game is won: start a new one")
     return game, game_board(game)
@@ -434,7 +438,7 @@ def _redo(game: Game, board: Board, *, now: datetime, upto: int | None) -> Outco
         for _, _, notation, _ in pending:
             board.play(notation)
     except IllegalMove as error:  # the rows changed since the game row was read
-        raise GameConflict(game, "This game moved on in another tab") from error
+        raise GameConflict(game) from error
     game.redo -= len(pending)
     with transaction.atomic():
         _save(game, board, now=now)
@@ -488,7 +492,7 @@ def _save(game: Game, board: Board, *, now: datetime, restart_ply: int | None = 
         game.finished_at = now
     game.updated_at = now
     if not move_sql.swap_game(game):
-        raise GameConflict(game, "This game moved on in another tab: here is where it stands.")
+        raise GameConflict(game)
     transaction.on_commit(lambda: _remember(game, board))
     if won and game.daily_id is not None:
         record_win(game, now, [move.notation() for move in board.move_stack])

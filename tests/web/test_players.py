@@ -526,3 +526,32 @@ def test_imported_records_never_count_as_wins(owner_client: Client, player: Play
     assert Game.objects.get(owner=player).is_finished
     stats = {s.slug: s for s in player_stats(player)}["beleaguered-castle"]
     assert (stats.played, stats.won, stats.fastest) == (0, 0, None)
+
+
+@pytest.mark.parametrize("named", [False, True])
+def test_an_accounts_statistics_name_it_as_the_header_does(
+    client: Client, db: None, named: bool
+) -> None:
+    """Without a display name its page said "Player 469cb1" under a header naming the
+    account (a player's pass)."""
+    user = User.objects.create_user("qa4tester2", password="correct horse battery staple")
+    player = Player.objects.create(user=user)
+    if named:
+        player_set_name(player=player, name="Ada")
+    client.force_login(user)
+
+    body = client.get(reverse("games:stats")).text
+
+    assert f"<h1>Statistics <small>{'Ada' if named else 'qa4tester2'}</small></h1>" in body
+
+
+def test_my_games_marks_an_imported_game(owner_client: Client, player: Player) -> None:
+    """An imported won record read "Won in 58 moves, 0:00" beside the game it was a record
+    of (a player's pass)."""
+    record = GameRecord.from_text("game: beleaguered-castle\ndeal: 1\nt3-t6\n")
+    board = record.replay()
+    services.game_import(player=player, board=board, now=timezone.now())
+
+    body = owner_client.get(reverse("games:my_games")).text
+
+    assert "Imported: 1 move, last played" in body
