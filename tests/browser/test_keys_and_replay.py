@@ -369,6 +369,25 @@ def test_back_through_the_replays_steps_keeps_the_whole_page(
         expect(page.get_by_role("heading", level=1)).to_be_visible()
 
 
+def test_the_first_tab_offers_a_way_to_the_cards(page: Page, live_server: LiveServer) -> None:
+    """A keyboard reached the first card after fourteen Tabs (a player's pass): the first
+    stop skips to the cards, and the next Tab is on one."""
+    page.goto(live_server.url + "/play/beleaguered-castle/1/?autoplay=0")
+    skip = page.get_by_role("link", name="Skip to the cards")
+    expect(skip).not_to_be_in_viewport()  # shown only on the keyboard's stop
+
+    page.keyboard.press("Tab")
+    expect(skip).to_be_focused()
+    expect(skip).to_be_in_viewport()
+    page.keyboard.press("Enter")
+    page.keyboard.press("Tab")
+
+    expect(page.locator("#board .pile button.card:focus")).to_have_count(1)
+    page.goto(live_server.url + "/")
+    page.keyboard.press("Tab")
+    expect(page.get_by_role("link", name="Skip to the content")).to_be_focused()
+
+
 def test_a_card_picked_up_is_said_to_a_screen_reader(page: Page, live_server: LiveServer) -> None:
     """Enter picked a card up and moved the focus to a place that takes it, and nothing said
     so: the card's name and the piles' stayed as they were, the status empty."""
