@@ -553,7 +553,7 @@ def _off_the_live_dailys_line(game: Game, board: Board, now: datetime) -> bool:
 def live_daily(game: Game, now: datetime) -> bool:
     """Whether ``game`` is a daily game whose day is not over: the solver then says nothing
     of it beyond its daily's own line (``game_hint``, ``game_analyse``)."""
-    return game.daily is not None and not game.daily.is_late(now)
+    return game.daily is not None and game.daily.is_live(now)
 
 
 class DailyLive(Exception):
@@ -576,9 +576,7 @@ def game_analyse(
     live it raises ``DailyLive`` (nothing queued, nothing counted): where a line was lost
     tells a script which of its moves still win, a solver's search of its own a request
     (as off-line hints did: ``game_hint``)."""
-    if live_daily(game, now):
-        raise DailyLive()
-    line = game_line(game)
+    line = _line_to_analyse(game, now)
     state = solver_jobs.analysis_request(game=game, line=line, now=now, wait_for_new=wait_for_new)
     if state.counted and game.daily_id is not None:
         Game.objects.filter(pk=game.pk).update(hints=F("hints") + 1)
@@ -588,10 +586,15 @@ def game_analyse(
 def game_analysis(*, game: Game, now: datetime) -> tuple[list[str], solver_jobs.AnalysisState]:
     """The analysis of the game's current line as it stands (queues nothing); ``DailyLive``
     while the game's daily is live, as :func:`game_analyse`."""
+    line = _line_to_analyse(game, now)
+    return line, solver_jobs.analysis_state(game=game, line=line)
+
+
+def _line_to_analyse(game: Game, now: datetime) -> list[str]:
+    """The game's current line, which Analyse reads: ``DailyLive`` while its daily is live."""
     if live_daily(game, now):
         raise DailyLive()
-    line = game_line(game)
-    return line, solver_jobs.analysis_state(game=game, line=line)
+    return game_line(game)
 
 
 def game_import(*, player: Player, board: Board, now: datetime) -> Game:
