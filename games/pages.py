@@ -28,7 +28,7 @@ from games.presentation import (
 )
 from games.rules import Board, Move
 from games.rules.solver import SOLVED, Hint
-from games.services import IDLE_CAP, Outcome, at_opening, takes_back
+from games.services import IDLE_CAP, Outcome, at_opening, live_daily, takes_back
 
 Page = dict[str, Any]
 """A template context: what the game page's template and its partials read."""
@@ -77,6 +77,8 @@ def game_page(
         "late": game.daily is not None and game.daily.is_late(game.finished_at or now),
         "stuck": stuck,
         "lost_from_start": stuck and (at_opening(game, board) or proved_unwinnable(game)),
+        # The stuck panel's Analyse waits for the day's end (services.game_analyse refuses it).
+        "analyse_withheld": stuck and live_daily(game, now),
         "can_undo": can_undo,
         "can_redo": owner and not won and game.redo > 0,
         "can_restart": can_restart,

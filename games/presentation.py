@@ -835,14 +835,14 @@ def hint_message(board: Board, hint: Hint) -> tuple[str, bool]:
 
 
 def analysis_message(
-    line: Sequence[str], ply: int | None, *, before: Board | None = None, dead: bool = False
+    line: Sequence[str], ply: int | None, *, before: Board | None = None, end: Board | None = None
 ) -> str:
     """What Analyse found for ``line`` (the notation of the game's moves): the last move that
     kept the game winnable, if the solver knows; in words (``move_words``) when ``before``,
-    the board that move was played on, is given, else in notation. ``dead``: no card can
-    move at the line's end, so the game is lost and only the search's time can have run
-    out ("it may still be winnable" stood under "No card can move")."""
-    if ply is None and dead:
+    the board that move was played on, is given, else in notation. ``end``, the board at the
+    line's end: where no card can move there, the game is lost and only the search's time
+    can have run out ("it may still be winnable" stood under "No card can move")."""
+    if ply is None and end is not None and not end.legal_moves():
         return "The solver ran out of time before it found the move that lost this game."
     if ply is None:
         return (

@@ -447,7 +447,7 @@ def _analysis(
     ply = state.ply
     before = services.line_board(game, line[: ply - 1]) if ply else None
     board = services.game_board(game)
-    message = analysis_message(line, ply, before=before, dead=not board.legal_moves())
+    message = analysis_message(line, ply, before=before, end=board)
     if _fragment(
         request
     ):  # the status as the game page shows it (its stuck panel), with the answer

@@ -404,7 +404,10 @@ def test_analyse_racing_an_undo_is_never_a_500(owner_client: Client, start_game,
 @pytest.mark.parametrize("dead", [False, True])
 def test_an_analysis_out_of_time_says_no_more_than_the_board_does(dead: bool) -> None:
     """Under "No card can move" it said the game "may still be winnable"."""
-    said = analysis_message(["t3-t6"], None, dead=dead)
+    end = Board("fortress", 26)  # no legal move once the opening auto-play is done
+    if dead:
+        end.autoplay()
+    said = analysis_message(["t3-t6"], None, end=end)
 
     assert ("may still be winnable" in said) is not dead
     assert "ran out of time" in said
