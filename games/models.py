@@ -177,8 +177,7 @@ class Game(models.Model):
     def shows_deal(self) -> bool:
         """Whether titles, links and share text may name the deal: never a live daily's
         (its moves are secret until its UTC day ends)."""
-        daily = self.daily
-        return daily is None or daily.date < timezone.now().astimezone(UTC).date()
+        return self.daily is None or not self.daily.is_live(timezone.now())
 
     @property
     def deal_label(self) -> str:

@@ -127,6 +127,7 @@ def my_games(request: HttpRequest) -> HttpResponse:
     player = known_player(request)
     games = (
         Game.objects.filter(owner=player)
+        .select_related("daily")  # each row's deal label reads its daily
         .annotate(
             done=Case(
                 When(status=Game.Status.WON, then=Value(1)),

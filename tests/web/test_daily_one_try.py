@@ -1,6 +1,7 @@
 """A daily gives each player one game: neither deleting it nor logging in deals a second try."""
 
 import html
+from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import User
@@ -12,7 +13,7 @@ from games import leaderboard, players, services
 from games.models import Daily, Entry, Game, Player
 from games.players import player_adopt
 
-from .dailies import DAY, LINE, NOON, PASSWORD, midnight, utc_now
+from .dailies import DAY, LINE, NOON, PASSWORD, make_daily, midnight, utc_now
 from .test_daily import client_of, win
 
 HX = {"HX-Request": "true"}
@@ -86,6 +87,24 @@ def test_my_games_offers_delete_for_ordinary_games_only(
 
     assert reverse("games:delete", args=[game.pk]) in body
     assert reverse("games:delete", args=[daily_game.pk]) not in body
+
+
+@pytest.mark.parametrize("dailies_played", [1, 8])
+def test_my_games_reads_each_rows_daily_with_the_row(
+    owner_client: Client, player: Player, dailies_played: int, django_assert_num_queries
+) -> None:
+    """A daily game's row names its day (its deal stays secret while the day is live): one
+    query more per daily game listed, until the rows came with their daily."""
+    today = utc_now()
+    for back in range(dailies_played):
+        daily = make_daily(today.date() - timedelta(days=back))
+        dailies.daily_start(player=player, daily=daily, now=today)
+    owner_client.get(reverse("games:my_games"))  # the session's first read, off the count
+
+    with django_assert_num_queries(4):
+        body = owner_client.get(reverse("games:my_games")).text
+
+    assert body.count("daily of ") == 1  # today's; the days before name their deals
 
 
 # -- logging in -------------------------------------------------------------------------
