@@ -13,10 +13,10 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.views.decorators.http import require_safe
+from django.views.decorators.http import require_GET, require_safe
 
 from games import daily as dailies
-from games import leaderboard
+from games import leaderboard, limits
 from games.daily_tasks import daily_request
 from games.models import Daily
 from games.players import current_player, known_player
@@ -102,7 +102,8 @@ def _month(value: str | None, months: list[dt.date]) -> dt.date | None:
     return month
 
 
-@require_safe
+@require_GET  # a HEAD request starts no daily game, nor its clock (an attacker's pass)
+@limits.rate_limited("play", *limits.PLAY)
 def play(request: HttpRequest, date: dt.date, slug: str) -> HttpResponse:
     """The player's one game of this daily (created on the first visit)."""
     rules = rules_or_404(slug)

@@ -20,7 +20,12 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.cache import cache_control
-from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from django.views.decorators.http import (
+    require_GET,
+    require_http_methods,
+    require_POST,
+    require_safe,
+)
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import reswap, retarget
 from django_htmx.middleware import HtmxDetails
@@ -126,8 +131,8 @@ def rules_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     return render(request, f"games/rules/{rules.slug}.html", context)
 
 
+@require_GET  # a HEAD request (a link checker's, a script's) starts no game
 @limits.rate_limited("play", *limits.PLAY)
-@require_safe
 def play(request: HtmxHttpRequest, slug: str, deal: int | None = None) -> HttpResponse:
     """Start a game (a proved winnable deal by default, or the one in the URL) and go to its
     page."""

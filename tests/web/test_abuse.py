@@ -17,7 +17,7 @@ from django.urls import reverse
 
 from games import limits, services
 from games.forms import IMPORT_MAX_CHARS
-from games.models import Game, PlayedMove, Player
+from games.models import Daily, Game, PlayedMove, Player
 from games.rules import replay_record
 from games.rules.cli import main as cli_main
 
@@ -406,11 +406,19 @@ def test_head_of_game_pages(client: Client, game: Game) -> None:
         assert client.head(reverse(name, args=[game.pk])).status_code == 200
 
 
-def test_a_head_request_counts_against_game_creation_too(owner_client: Client) -> None:
+@pytest.mark.parametrize("asked", ["new", "deal", "daily"])
+def test_a_head_request_starts_no_game(owner_client: Client, live: Daily, asked: str) -> None:
+    """HEAD started a game (a daily's one try and its clock, too) and went on to it."""
+    url = {
+        "new": reverse("games:play", args=["citadel"]),
+        "deal": reverse("games:play_deal", args=["citadel", 8]),
+        "daily": reverse("games:daily_play", args=[live.date, "citadel"]),
+    }[asked]
     for _ in range(30):
-        owner_client.head(reverse("games:play", args=["citadel"]))
+        assert owner_client.head(url).status_code == 405
 
-    assert owner_client.get(reverse("games:play", args=["citadel"])).status_code == 429
+    assert not Game.objects.exists()
+    assert owner_client.get(url).status_code == 302  # and spent nothing of the limit
 
 
 def test_starting_a_game_with_a_stale_account_cookie_gets_a_fresh_player(
