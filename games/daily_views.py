@@ -67,6 +67,7 @@ def _day(request: HttpRequest, date: dt.date) -> HttpResponse:
         "min_pace_ms": int(leaderboard.min_human_pace().total_seconds() * 1000),
         "min_copied": leaderboard.MIN_COPIED,
         "copied_share": round(100 * leaderboard.COPIED_SHARE),
+        "followed_share": round(100 * leaderboard.FOLLOWED_SHARE),
     }
     return render(request, "games/daily.html", context)
 

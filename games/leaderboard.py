@@ -86,7 +86,8 @@ def copies_the_solution(daily: Daily, line: Sequence[str]) -> str:
     """Why a win's ``line`` looks copied (empty: it does not): its moves between piles lay at
     least ``COPIED_SHARE`` of the daily's own solution's placements (which card went onto
     which, or into a space), in any order, in a line of at most ``COPIED_LENGTH`` times as
-    many (foundation moves aside: auto-play orders them its own way).
+    many (foundation moves aside: auto-play orders them its own way). A solution of fewer
+    than ``MIN_COPIED`` such moves is compared otherwise: ``follows_the_solution``.
 
     The solution is what Hint shows of a live daily, a move at a time: a second player's
     game can ask for all of it and the ranked one replay it at a person's pace, its hints
@@ -98,14 +99,12 @@ def copies_the_solution(daily: Daily, line: Sequence[str]) -> str:
     alone never escapes, and only lines half again as long are let go. Two solvers' lines
     for one deal lay 27-59 % of each other's placements where one is at most half again as
     long as the other (7 of 25 Citadel deals, ours against fc-solve's; 27-75 % over all 25),
-    and a person's line played for the tests 10 of the solution's 14, in 28. A solution of
-    fewer than ``MIN_COPIED`` such moves is one a person finds (an Archway daily's had
-    three), and flags nothing; a moderator clears a person who found the solver's line
-    anyway."""
+    and a person's line played for the tests 10 of the solution's 14, in 28. A moderator
+    clears a person who found the solver's line anyway."""
     solution = daily.solution.split()
     try:
         if len(_between_piles(solution)) < MIN_COPIED:
-            return ""
+            return follows_the_solution(daily, solution, line)
         theirs = _placements(daily, solution)
     except RulesError:  # no line stored (a daily made by hand)
         return ""
@@ -114,22 +113,100 @@ def copies_the_solution(daily: Daily, line: Sequence[str]) -> str:
     if same < COPIED_SHARE * theirs.total() or mine.total() > COPIED_LENGTH * theirs.total():
         return ""
     return (
-        f"its moves between piles lay {same} of the {theirs.total()} placements of the "
-        f"daily's own solution"
+        f"its moves between piles repeat {same} of the {theirs.total()} in the daily's own "
+        f"solution, which Hint shows a move at a time"
     )
 
 
 MIN_COPIED = 10
 """Moves between piles a daily's solution needs before a win that repeats them is judged
-copied (as ``MIN_GAPS`` for the speed rule: a short line says too little)."""
+copied by its placements (as ``MIN_GAPS`` for the speed rule: a short line says too
+little), and choices (``follows_the_solution``) before one is judged by their order."""
 
 COPIED_SHARE = 0.7
 """The share of the daily's solution's placements a win lays from which it is judged
 copied: ``copies_the_solution``."""
 
 COPIED_LENGTH = 1.5
-"""How many times the solution's moves between piles a win may have and still be judged a
-copy: a longer line is a player's own, whatever it shares."""
+"""How many times the solution's moves between piles (or choices) a win may have and still
+be judged a copy: a longer line is a player's own, whatever it shares."""
+
+FOLLOWED_SHARE = 0.9
+"""The share of the daily's solution's choices, in their order, a win's own choices follow
+from which it is judged copied: ``follows_the_solution``."""
+
+
+def follows_the_solution(daily: Daily, solution: Sequence[str], line: Sequence[str]) -> str:
+    """Why ``line`` looks copied from ``solution`` (empty: it does not), for a solution of
+    few moves between piles: an Archway daily's has 2 to 6 in about 100 moves, and its cards
+    go up whichever line wins, so every win lays much the same cards as the solution
+    (independent winning lines of five winnable deals sent 90-100 % of their cards where
+    the solution does). Its placements were not compared at all: a copy of the Archway
+    daily's hints, replayed by an account at 0.4 s a move, ranked 1st (an attacker's pass).
+
+    What a line chooses is the order of its ``_choices``: a copy keeps the solution's
+    whether auto-play was on or off. Compared as the longest run of the solution's choices
+    the line's follow in order, a copy follows all of them; random winning lines of the
+    same deals, played with auto-play, followed 55-81 % (48 lines, 6 deals)."""
+    theirs = _choices(daily, solution)
+    if len(theirs) < MIN_COPIED:
+        return ""
+    mine = _choices(daily, line)
+    same = _in_order(mine, theirs)
+    if same < FOLLOWED_SHARE * len(theirs) or len(mine) > COPIED_LENGTH * len(theirs):
+        return ""
+    return (
+        f"its own moves follow {same} of the {len(theirs)} choices of the daily's own "
+        f"solution in their order, which Hint shows a move at a time"
+    )
+
+
+Placed = tuple[tuple[int, str, int], int | str]
+"""A card as dealt (its code, the pile it was dealt to and its place there; a reserve card,
+which any copy of it in its pile may play, at place -1) and where it went (a foundation's
+name, else the card it was laid on, 0 for a space or a cell)."""
+
+
+def _choices(daily: Daily, line: Sequence[str]) -> list[Placed]:
+    """The moves of ``line``, played from the daily's deal, that auto-play would not make
+    (not among ``Board.safe_moves`` where they are played), each as ``Placed``: what a
+    player chose, whether they made the safe moves or auto-play did."""
+    board = Board(daily.slug, daily.deal)
+    dealt: dict[str, list[tuple[int, str, int]]] = {
+        name: [(card, name, place) for place, card in enumerate(board.pile(name))]
+        for name in board.pile_names
+    }
+    chosen: list[Placed] = []
+    for notation in line:
+        move = board.parse_move(notation)
+        safe = move in board.safe_moves()
+        if move.card is not None:  # a reserve card, named: either copy of it
+            moved = [(int(move.card), move.source, -1)]
+            dealt[move.source].remove(next(c for c in dealt[move.source] if c[0] == int(move.card)))
+        else:
+            moved = dealt[move.source][-move.count :]
+            del dealt[move.source][-move.count :]
+        under = board.pile(move.target)
+        to: int | str = move.target if move.to_foundation else (under[-1] if under else 0)
+        dealt[move.target] += moved
+        if not safe:
+            chosen.append((moved[0], to))
+        board.push(move)
+    return chosen
+
+
+def _in_order(mine: Sequence[Placed], theirs: Sequence[Placed]) -> int:
+    """How many of ``theirs`` ``mine`` holds in the same order (their longest common
+    subsequence)."""
+    row = [0] * (len(theirs) + 1)
+    for item in mine:
+        diagonal = 0
+        for index, other in enumerate(theirs, 1):
+            diagonal, row[index] = (
+                row[index],
+                diagonal + 1 if item == other else max(row[index], row[index - 1]),
+            )
+    return row[-1]
 
 
 def _between_piles(line: Iterable[str]) -> list[str]:

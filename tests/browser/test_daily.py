@@ -38,7 +38,7 @@ def test_win_todays_daily_and_find_your_row(
 
     page.goto(live_server.url + "/daily/")
     card = page.locator('.daily-card[data-game="citadel"]')
-    expect(card).to_contain_text("Par 60 moves · 0 won")
+    expect(card).to_contain_text("Par 60 moves · 0 ranked wins")
     card.get_by_role("link", name="Play").click()
 
     for ply, notation in enumerate(LINE, 1):

@@ -809,21 +809,20 @@ def test_a_held_win_says_its_own_reason_on_the_leaderboard(daily: Daily, member)
     page = client.get(reverse("games:daily_leaderboard", args=[daily.date, daily.slug])).text
 
     assert "your win is waiting for a moderator (its " in html.unescape(page)
-    assert "lay 14 of the 14 placements of the daily&#x27;s own solution)" in page
+    assert "repeat 14 of the 14 in the daily&#x27;s own solution, which Hint shows" in page
     assert "faster than a person clicks" not in page.split('class="mine-note"')[1]
     # The win's own panel said "Would place 1" and nothing of the hold (a player's pass).
     game = Game.objects.get()
     panel = html.unescape(client.get(game.get_absolute_url()).text)
-    assert "Your win is waiting for a moderator (its moves between piles lay 14 of the" in panel
+    assert "Your win is waiting for a moderator (its moves between piles repeat 14 of" in panel
     # "No wins yet: be the first." stood above the player's own (held) row.
     assert "No wins yet" not in page and "No ranked wins yet: yours is below." in page
     assert 'class="gap"' not in page
 
 
 def test_a_short_solution_repeated_flags_nothing() -> None:
-    """An Archway daily's solution had three moves between piles, which a person finds
-    without help: a win repeating them was held as copied."""
-    short = Daily(solution="t1-t4 t1-f1 t5-t2 t8-t5 t8-f2")
+    """A solution of five moves says too little of a win that repeats it."""
+    short = Daily(slug="citadel", deal=3, solution=" ".join(SOLUTION[:5]))
 
     assert leaderboard.copies_the_solution(short, short.solution.split()) == ""
     assert leaderboard.copies_the_solution(make_copied(), SOLUTION).startswith("its ")
@@ -855,7 +854,7 @@ def test_a_copy_with_two_moves_swapped_is_recognised(daily: Daily, member) -> No
 
     entry = Entry.objects.get()
     assert entry.moves == daily.par
-    assert entry.flagged and "lay 14 of the 14 placements" in entry.flag_reason
+    assert entry.flagged and "repeat 14 of the 14 in the daily's" in entry.flag_reason
     assert leaderboard.ranking(daily, now=NOON) == []
 
 
@@ -1079,7 +1078,7 @@ def test_daily_page_shows_par_winners_my_status_and_the_ranking_rules(
 ) -> None:
     body = client_of(member).get(reverse("games:daily")).text
 
-    assert f"Par <b>{live.par}</b> moves · 1 won" in body
+    assert f"Par <b>{live.par}</b> moves · 1 ranked win" in body
     assert f"You won in <b>{len(LINE)}</b> moves, rank <b>1</b>" in body
     assert "How the ranking works" in body
     assert "every move you take back counts as an undo" in body

@@ -2,13 +2,26 @@
 
 About one Archway deal in 2,000 is winnable, so a day searches up to 20,000 candidates with
 the solver's exact Archway verdicts (a few milliseconds each): thirty days take about three
-minutes, the suite's slowest test, kept because it is what the daily promises.
+minutes, the suite's slowest test, kept because it is what the daily promises. Its
+solution's few moves between piles leave the copy check to the order of a win's choices.
 """
 
 import datetime as dt
+from pathlib import Path
+
+import pytest
+from django.contrib.auth.models import User
 
 from games import daily as dailies
+from games import leaderboard, services
+from games.models import Daily, Entry, Game, Player
 from games.rules import Board
+from games.rules.record import split_record
+
+from .dailies import DAY, NOON
+from .test_daily import win
+
+GOLDEN = Path(__file__).parents[1] / "rules/golden"
 
 
 def test_thirty_consecutive_archway_dailies_are_different_deals_each_proved_won() -> None:
@@ -25,3 +38,75 @@ def test_thirty_consecutive_archway_dailies_are_different_deals_each_proved_won(
         deals.append(deal)
 
     assert len(set(deals)) == 30
+
+
+ARCHWAY = split_record((GOLDEN / "archway-won.txt").read_text())[1]
+"""Archway deal 783's winning line: 6 moves between piles in 102."""
+
+
+@pytest.fixture
+def member(db: None) -> Player:
+    """A player with an account: their wins rank."""
+    return Player.objects.create(user=User.objects.create_user("ada"), display_name="Ada")
+
+
+@pytest.fixture
+def archway(db: None) -> Daily:
+    """Archway deal 783 as the daily of ``DAY``, live at ``NOON``."""
+    return Daily.objects.create(
+        slug="archway", date=DAY, deal=783, par=len(ARCHWAY), solution=" ".join(ARCHWAY)
+    )
+
+
+def test_a_copy_of_the_archway_dailys_hints_is_held(archway: Daily, member: Player) -> None:
+    """A throwaway game followed Hint to the win; an account replayed its moves, 0.4 s
+    apart: 1st at par, unflagged, no hint counted (an attacker's pass). The solution's few
+    moves between piles were too few to compare, and every Archway win sends its cards up
+    much as the solution does: what a copy shares with it is the order of its choices."""
+    assert len(leaderboard._between_piles(ARCHWAY)) < leaderboard.MIN_COPIED
+    throwaway = Player.objects.create()
+    game = dailies.daily_start(player=throwaway, daily=archway, now=NOON)
+    while game.status != Game.Status.WON:
+        game, _, hint, _ = services.game_hint(game_id=game.pk, player_id=throwaway.pk, now=NOON)
+        assert hint.move is not None
+        game = services.game_play_move(
+            game_id=game.pk,
+            player_id=throwaway.pk,
+            move=hint.move.notation(),
+            expected_ply=None,
+            now=NOON,
+        ).game
+    hinted = list(game.moves.filter(auto=False).values_list("notation", flat=True))
+    ranked = dailies.daily_start(player=member, daily=archway, now=NOON)
+    for step, notation in enumerate(hinted, 1):
+        services.game_play_move(
+            game_id=ranked.pk,
+            player_id=member.pk,
+            move=notation,
+            expected_ply=None,
+            now=NOON + dt.timedelta(seconds=step * 0.4),
+        )
+
+    entry = Entry.objects.get(player=member)
+    assert entry.moves == archway.par and entry.hints == 0
+    assert entry.flagged, "the copy ranks"
+    assert (
+        "follow 30 of the 30 choices of the daily's own solution in their order"
+        in entry.flag_reason
+    )
+    assert leaderboard.ranking(archway, now=NOON) == []
+
+
+def test_a_persons_archway_win_is_not_a_copy(archway: Daily, member: Player) -> None:
+    """A winning line of the deal of its own (found by a random search with auto-play, the
+    closest in order to the solution of ten such lines) sends 29 of its 31 choices' cards
+    where the solution does, but follows only 22 of the solution's 30 in their order."""
+    own = split_record((Path(__file__).parent / "lines/archway-783-own.txt").read_text())[1]
+    mine, theirs = leaderboard._choices(archway, own), leaderboard._choices(archway, ARCHWAY)
+    assert (leaderboard._in_order(mine, theirs), len(mine), len(theirs)) == (22, 31, 30)
+
+    win(member, archway, at=NOON, seconds_per_move=2, line=own)
+
+    entry = Entry.objects.get()
+    assert not entry.flagged, entry.flag_reason
+    assert [row.entry for row in leaderboard.ranking(archway, now=NOON)] == [entry]
