@@ -1,11 +1,15 @@
 import datetime as dt
 import hashlib
 import html
+import itertools
 import os
+import re
 import subprocess
 import sys
 import threading
 import time
+from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -1104,6 +1108,105 @@ def test_one_result_draws_a_bar_not_the_whole_chart() -> None:
     assert isinstance(low, int) and isinstance(high, int) and isinstance(bars, list)
     assert low < 84 < high
     assert len(bars) == 1 and bars[0]["w"] < int(str(width)) / 10
+
+
+ROW = re.compile(r'<td class="num">\(?(\d+)\)?</td><td>([^<]+)<')
+"""A leaderboard row as drawn: its place (in brackets when unranked) and its player's name."""
+
+
+def shown(body: str) -> list[tuple[int, str]]:
+    """The rows a leaderboard page draws, the viewer's own row below it included."""
+    return [(int(rank), html.unescape(name)) for rank, name in ROW.findall(body)]
+
+
+@pytest.fixture
+def crowd(daily: Daily) -> Callable[[int], list[Entry]]:
+    """Adds ``n`` ranked wins of the daily at once (a thousand, made one by one, took
+    seconds): many tied on moves, and every 66th on moves, time and finish alike (the
+    primary key orders those); with each call four better wins that do not rank (flagged,
+    hidden, an inactive account's, an anonymous player's). Returns the ranked ones."""
+    made = itertools.count()
+
+    def make(n: int) -> list[Entry]:
+        first = next(made) * 100_000
+        names = [f"Crowd {first + i:06}" for i in range(n)]
+        names += [f"{unranked} {first}" for unranked in ("Flagged", "Hidden", "Inactive")]
+        users = User.objects.bulk_create(
+            User(username=name, password="!", is_active=not name.startswith("Inactive"))
+            for name in names
+        )
+        players = Player.objects.bulk_create(
+            [Player(user=user, display_name=user.username) for user in users] + [Player()]
+        )
+        games = Game.objects.bulk_create(
+            Game(slug="citadel", deal=3, owner=player, daily=daily, position="", status="won")
+            for player in players
+        )
+        entries = Entry.objects.bulk_create(
+            Entry(
+                daily=daily,
+                player=player,
+                game=game,
+                moves=80 + i * 7 % 11 if i < n else 50,
+                elapsed=dt.timedelta(seconds=60 + i % 3),
+                finished_at=NOON + dt.timedelta(minutes=i % 2),
+                flagged=i == n,
+                hidden=i == n + 1,
+            )
+            for i, (player, game) in enumerate(zip(players, games, strict=True))
+        )
+        return entries[:n]
+
+    return make
+
+
+def test_leaderboard_pages_rank_as_the_whole_ranking_ties_included(
+    client: Client, daily: Daily, crowd: Callable[[int], list[Entry]]
+) -> None:
+    entries = crowd(120)
+    url = reverse("games:daily_leaderboard", args=[DAY, "citadel"])
+
+    pages = [client.get(url, {"page": n}).text for n in (1, 2, 3)]
+
+    order = sorted(entries, key=lambda e: (e.moves, e.elapsed, e.finished_at, e.pk))
+    whole = [(rank, entry.player.name) for rank, entry in enumerate(order, 1)]
+    assert [row for page in pages for row in shown(page)] == whole
+    assert [len(shown(page)) for page in pages] == [50, 50, 20]
+    assert "Page 3 of 3" in pages[2]
+    assert shown(client.get(url, {"page": 99}).text) == whole[100:]  # past the end: the last
+    assert shown(client.get(url, {"page": "x"}).text) == whole[:50]
+    assert not any(name in page for page in pages for name in ("Flagged", "Hidden", "Inactive"))
+    assert [(row.rank, row.entry.player.name) for row in leaderboard.ranking(daily, now=NOON)] == (
+        whole
+    )
+
+
+def test_my_row_shows_below_a_page_without_it_and_in_its_place_on_its_own(
+    daily: Daily, member, crowd: Callable[[int], list[Entry]]
+) -> None:
+    crowd(120)
+    make_entry(daily, member, 200, 60, 0)  # the most moves: 121st
+    browser = client_of(member)
+    url = reverse("games:daily_leaderboard", args=[DAY, "citadel"])
+
+    first, last = (browser.get(url, {"page": n}).text for n in (1, 3))
+
+    assert [rank for rank, _ in shown(first)] == [*range(1, 51), 121]
+    assert shown(first)[-1] == (121, "Ada") and '<tr class="gap">' in first
+    assert [rank for rank, _ in shown(last)] == list(range(101, 122))
+    assert shown(last)[-1] == (121, "Ada") and '<tr class="gap">' not in last
+    assert first.count('class="mine"') == last.count('class="mine"') == 1
+
+
+def test_the_spread_counts_every_ranked_win_not_only_the_page(
+    client: Client, daily: Daily, crowd: Callable[[int], list[Entry]]
+) -> None:
+    entries = crowd(120)
+
+    body = client.get(reverse("games:daily_leaderboard", args=[DAY, "citadel"]), {"page": 2})
+
+    bars = re.findall(r"<title>(\d+) won in (\d+) moves</title>", body.text)
+    assert {int(moves): int(n) for n, moves in bars} == Counter(e.moves for e in entries)
 
 
 def test_starting_a_daily_links_the_game_and_resumes_it(owner_client: Client, live: Daily) -> None:
