@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 
-from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
@@ -28,8 +27,10 @@ def daily_leaderboard(request: HttpRequest, date: dt.date, slug: str) -> HttpRes
     daily = visible_daily(slug=rules_or_404(slug).slug, date=date, now=now)
     if daily is None:
         raise Http404(NOT_OUT)
-    rows = leaderboard.ranking(daily, now=now)
-    page = Paginator(rows, ROWS_PER_PAGE).get_page(request.GET.get("page"))
+    standings = leaderboard.ranking_page(
+        daily, request.GET.get("page"), per_page=ROWS_PER_PAGE, now=now
+    )
+    page = standings.page
     player = known_player(request)
     mine = leaderboard.own_standing(daily, player, now=now)
     on_page = mine is not None and any(row.entry.pk == mine.entry.pk for row in page.object_list)
@@ -42,7 +43,7 @@ def daily_leaderboard(request: HttpRequest, date: dt.date, slug: str) -> HttpRes
         "mine_on_page": on_page,
         "player": player,
         "signup": reverse("games:signup"),
-        "histogram": histogram([row.entry.moves for row in rows], daily.par),
+        "histogram": histogram(standings.move_counts, daily.par),
     }
     return render(request, "games/daily_leaderboard.html", context)
 

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections import Counter
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from typing import Any, NamedTuple
@@ -861,12 +860,13 @@ HISTOGRAM_SPAN = 21
 wide as the chart ("84 … 84 moves")."""
 
 
-def histogram(moves: list[int], par: int) -> dict[str, object] | None:
-    """Bars of an SVG histogram of winning move counts (server-rendered, no JS)."""
-    if not moves:
+def histogram(counts: Mapping[int, int], par: int) -> dict[str, object] | None:
+    """Bars of an SVG histogram of winning move counts (server-rendered, no JS): ``counts``
+    says how many won in each number of moves (a count per number, as the database adds
+    them up, not a row per win)."""
+    if not counts:
         return None
-    counts = Counter(moves)
-    low, high = min(*moves, par), max(*moves, par)
+    low, high = min(*counts, par), max(*counts, par)
     if (short := HISTOGRAM_SPAN - (high - low + 1)) > 0:  # one result drew one full bar
         low = max(low - short // 2, 0)
         high = low + HISTOGRAM_SPAN - 1
