@@ -416,8 +416,10 @@ def _pile(
 
 def _set_actions(board: Board, pile: PileView, selected: str | None, kind: PileKind) -> None:
     """What each button does: select a card, or (with a card selected) move it here. The
-    selected card itself sends it home (a run, which goes home one card at a time, is
-    put down instead: its button selects nothing)."""
+    selected card itself sends it home where one foundation takes it, else it is put down
+    (its button selects nothing): a run, which goes home one card at a time, and a card no
+    foundation takes, which answered "No foundation takes 7♦" to a click on the card a
+    hint had picked up (a player's pass, without JavaScript)."""
     if selected is None:
         for card in pile.cards:
             if card.source:
@@ -427,7 +429,7 @@ def _set_actions(board: Board, pile: PileView, selected: str | None, kind: PileK
     for index, card in enumerate(pile.cards):
         if card.source == selected:
             card.picked = True
-            if run:
+            if run or board.foundation_for(selected) is None:
                 card.action, card.value = "select", ""
                 for above in pile.cards[index + 1 :]:
                     above.picked = True

@@ -135,6 +135,22 @@ def test_selecting_a_card_marks_its_legal_destinations(owner_client: Client, gam
     assert 'value="t7-t2"' in body
 
 
+def test_a_picked_card_no_foundation_takes_is_put_down_by_its_button(
+    owner_client: Client, game: Game
+) -> None:
+    """Without JavaScript, the card a hint picks up invites a click: its button sent it
+    home, "No foundation takes 7♦", a 422 (a player's pass)."""
+    board = game.fresh_board()  # no move played yet
+    pile = next(name for name in ("t1", "t2", "t3", "t4") if board.foundation_for(name) is None)
+
+    body = owner_client.get(game.get_absolute_url(), {"select": pile}).text
+
+    picked = re.search(
+        r'<button form="(\w+)" name="(\w+)" value="([^"]*)" class="card \w picked"', body
+    )
+    assert picked is not None and picked.groups() == ("sl", "select", "")
+
+
 @pytest.mark.parametrize("select", ["t99", "f1", "r:7H", "zz", "t3-t4", ""])
 def test_a_bad_selection_is_ignored(owner_client: Client, game: Game, select: str) -> None:
     response = owner_client.get(game.get_absolute_url(), {"select": select})
