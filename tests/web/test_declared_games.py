@@ -145,5 +145,10 @@ def test_every_game_is_won_through_the_site_and_its_record_replays_and_imports(
     assert imported.status_code == 302
     copy = Game.objects.exclude(pk=game.pk).get()
     assert (copy.imported, copy.status, copy.ply) == (True, Game.Status.WON, len(line))
+    # An import was not played here: its time (0:00) is not its player's.
+    assert f"<p>{len(line)} moves.</p>" in owner_client.get(copy.get_absolute_url()).text
+    # A visitor (a shared link) was greeted "You won!".
+    seen = Client().get(game.get_absolute_url()).text
+    assert "<h2>Won</h2>" in seen and "You won!" not in seen and " again</a>" not in seen
     stats = {each.slug: each for each in player_stats(player)}[slug]
     assert (stats.played, stats.won) == (1, 1)

@@ -158,6 +158,23 @@ def test_an_unranked_daily_win_says_where_it_would_place(
     assert '<dd data-testid="daily-rank">2</dd>' in status
 
 
+def test_a_visitor_is_not_told_the_daily_win_is_theirs(
+    client: Client, won_daily: Game, now: datetime
+) -> None:
+    """Once its day is over anyone may open a daily win: "You won!", "Your rank" and "Your
+    win is waiting for a moderator" greeted a stranger (a player's pass)."""
+    yesterday = now - timedelta(days=1)
+    Daily.objects.filter(pk=won_daily.daily_id).update(date=yesterday.date())
+    Game.objects.filter(pk=won_daily.pk).update(finished_at=yesterday)
+
+    status = status_of(client.get(won_daily.get_absolute_url()).text)
+    assert "<h2>Won</h2>" in status and "<dt>Rank</dt>" in status and "Your" not in status
+
+    Entry.objects.filter(game=won_daily).update(flagged=True, flag_reason="a reason")
+    status = status_of(client.get(won_daily.get_absolute_url()).text)
+    assert "<dt>Would place</dt>" in status and "moderator" not in status
+
+
 def test_after_a_win_undo_restart_and_hint_are_off(owner_client: Client, won_daily: Game) -> None:
     page = owner_client.get(won_daily.get_absolute_url()).content.decode()
 
