@@ -25,6 +25,8 @@ from games.rules import GAMES, get_game
 from games.rules.board import Board
 from tests.browser.helpers import click_move, overlap
 
+GOLDEN = Path(__file__).parents[1] / "rules/golden"
+
 pytestmark = pytest.mark.browser
 
 LINES = Path(__file__).parent / "lines"
@@ -425,6 +427,29 @@ def test_a_long_name_leaves_a_phones_leaderboard_its_width(
 
     expect(page.get_by_text("Quetzalcoatlus_Northropi")).to_be_visible()
     shoot(page, "leaderboard-long-name")
+    assert_no_sideways_scroll(page)
+    context.close()
+
+
+def test_a_320_px_phone_scrolls_no_leaderboard_or_win_panel_sideways(
+    dailies: Daily, browser: Browser, live_server: LiveServer
+) -> None:
+    """The leaderboard's headings made the page 367 px wide, and the win panel's "Play
+    Beleaguered Castle again" ran past the panel on one line (a player's pass)."""
+    context = browser.new_context(viewport={"width": 320, "height": 568}, is_mobile=True)
+    context.screen_name = "320x568"  # type: ignore[attr-defined]
+    page = context.new_page()
+    page.goto(live_server.url + reverse("games:daily_leaderboard", args=[dailies.date, "citadel"]))
+    shoot(page, "leaderboard")
+    assert_no_sideways_scroll(page)
+
+    page.goto(live_server.url + reverse("games:import"))
+    page.fill("textarea", (GOLDEN / "beleaguered-castle-won.txt").read_text())
+    page.get_by_label("Continue it as my game").check()
+    page.get_by_role("button", name="Import").click()
+    page.goto(page.url.removesuffix("replay/"))
+    expect(page.get_by_role("link", name="Play Beleaguered Castle again")).to_be_visible()
+    shoot(page, "won")
     assert_no_sideways_scroll(page)
     context.close()
 
