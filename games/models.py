@@ -142,6 +142,9 @@ class Game(models.Model):
             models.Index(fields=["owner", "status", "-updated_at"], name="game_owner_idx"),
             # Whether any game still shows a deal's verdict (schedule.prune_solver_answers).
             models.Index(fields=["slug", "deal"], name="game_deal_idx"),
+            # Whether a player has had a pooled deal (pools._pooled): one probe per
+            # candidate, however many games the player or the deal has.
+            models.Index(fields=["owner", "slug", "deal"], name="game_owner_deal_idx"),
         ]
         constraints = [
             models.CheckConstraint(
@@ -334,9 +337,20 @@ class DealVerdict(models.Model):
             ),
         ]
         indexes = [
+            # New game's least dealt deal of a difficulty; the pool's bound
+            # (schedule.prune_pools).
             models.Index(
                 fields=["slug", "pooled", "difficulty", "dealt"], name="dealverdict_pool_idx"
-            )
+            ),
+            # New game's least dealt deal of any difficulty; the fresh ones (pools.fresh_counts).
+            models.Index(fields=["slug", "pooled", "dealt"], name="dealverdict_pool_dealt_idx"),
+            # The verdicts waiting for the worker: how many (pools.MAX_PENDING), and the lost
+            # ones (pools.top_up). A handful of rows, however many verdicts are kept.
+            models.Index(
+                fields=["requested_at"],
+                condition=models.Q(verdict="pending"),
+                name="dealverdict_pending_idx",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from django.core.management import call_command
+from django.db import connection
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -283,6 +284,107 @@ def test_home_page_offers_the_choice_on_every_new_game_button(client: Client) ->
     assert 'value="winnable" selected' in page
     for slug in GAMES:
         assert f'form="new-game" formaction="/play/{slug}/"' in page
+
+
+# -- New game's cost ----------------------------------------------------------------------
+
+
+def grow(player: Player, other: Player, size: int, now: datetime) -> None:
+    """Streets and Alleys pools ``size`` easy deals, each dealt once (the players outran the
+    worker), and ``size`` games for each player: the player's on other deals, the other
+    player's on the pooled ones."""
+    have = DealVerdict.objects.filter(slug="streets-and-alleys", pooled=True).count()
+    numbers = range(have + 1, size + 1)
+    DealVerdict.objects.bulk_create(
+        DealVerdict(
+            slug="streets-and-alleys",
+            deal=1000 + n,
+            verdict="winnable",
+            solution="t1-t2",
+            moves=1,
+            difficulty="easy",
+            pooled=True,
+            dealt=1,
+            requested_at=now,
+        )
+        for n in numbers
+    )
+    layout = Board("streets-and-alleys", 1).layout()
+    Game.objects.bulk_create(
+        Game(slug="streets-and-alleys", deal=deal, owner=owner, position=layout)
+        for n in numbers
+        for owner, deal in ((player, 100_000 + n), (other, 1000 + n))
+    )
+
+
+def sqlite_steps(action: Callable[[], object]) -> int:
+    """The work SQLite does for ``action``, in its virtual machine's steps: a count, not a
+    time, the same on every run and machine."""
+    steps = 0
+
+    def count() -> int:
+        nonlocal steps
+        steps += 1
+        return 0  # go on
+
+    connection.ensure_connection()
+    raw = connection.connection
+    raw.set_progress_handler(count, 1)
+    try:
+        action()
+    finally:
+        raw.set_progress_handler(None, 1)
+    return steps
+
+
+def test_new_games_cost_does_not_grow_with_the_pool_or_the_games(
+    player: Player, owner_client: Client, now: datetime
+) -> None:
+    """Every New game uses a fresh deal up and the worker pools another: a pool grows by the
+    New games played, and so do the games. The pick reads a few rows in index order (no
+    sort of every least dealt row at random, no read of every game of the slug), and the
+    fresh and waiting verdicts are counted through their indexes. 10 against 1,000 deals
+    and games: the same steps here (767); the old queries took 1,026 against 55,465 (a
+    table scan or a sort of all of them each)."""
+    if connection.vendor != "sqlite":
+        pytest.skip("counts SQLite's steps")
+    Player.objects.filter(pk=player.pk).update(autoplay=False)  # the same inserts each time
+    other = Player.objects.create()
+    new_game = "/play/streets-and-alleys/?deals=easy"
+    grow(player, other, 10, now)
+    started(owner_client, new_game)  # the first queues a refill: the others find it queued
+
+    few = sqlite_steps(lambda: started(owner_client, new_game))
+    grow(player, other, 1000, now)
+    many = sqlite_steps(lambda: started(owner_client, new_game))
+
+    assert many <= few * 1.1, (few, many)
+
+
+def test_new_game_counts_and_queues_outside_its_transaction(
+    monkeypatch: pytest.MonkeyPatch, pool: Callable[..., DealVerdict], owner_client: Client
+) -> None:
+    """On SQLite a transaction holds the write lock from its start, and every move on the
+    server waits for it: only the pick, the game and the choice are written in it."""
+    pool("citadel", 2)
+    depth: dict[str, int] = {}
+
+    def spy(name: str) -> None:
+        real = getattr(pools, name)
+
+        def call(*args: object, **kwargs: object) -> object:
+            depth[name] = len(connection.atomic_blocks)
+            return real(*args, **kwargs)
+
+        monkeypatch.setattr(pools, name, call)
+
+    for name in ("verdict_request", "fresh_counts"):
+        spy(name)
+    outside = len(connection.atomic_blocks)  # the test's own transaction
+
+    started(owner_client, "/play/citadel/")
+
+    assert depth == {"verdict_request": outside, "fresh_counts": outside}
 
 
 # -- never dead on arrival ----------------------------------------------------------------
