@@ -13,7 +13,10 @@ verdict. Only deals that leave a legal move after the opening auto-play are pool
 
 A pool holds, per difficulty, ``POOL_TARGET`` fresh deals (never dealt yet). New game deals
 a fresh one first, then the least dealt one the player has not had: a proved deal even when
-players outrun the tasks. Only an empty pool falls back to a random deal, with a note.
+players outrun the tasks. Only an empty pool falls back to a random deal, with a note. Every
+New game uses a fresh deal up and the worker pools another, so the dealt ones pile up:
+``schedule.prune_pools`` keeps the least dealt ``schedule.KEEP_POOLED`` per game and
+difficulty.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """What the task worker keeps ready before anyone asks (dailies days ahead, pools of deals)
 and what it tidies (its own old task results, expired sessions, games nobody played or can
-reach any more, solver answers nothing shows).
+reach any more, the deals the pools dealt most, solver answers nothing shows).
 
 Each job is a ``job(now)`` function named by its dotted path in ``JOBS``. The worker
 (``manage.py worker``) calls every job when it starts and then every
@@ -25,8 +25,9 @@ from django.tasks.base import TaskResultStatus
 from django.utils.module_loading import import_string
 from django_tasks_db.models import DBTaskResult
 
-from games.models import Analysis, DealVerdict, Entry, Game, PlayedMove, Player
+from games.models import Analysis, Daily, DealVerdict, Entry, Game, PlayedMove, Player
 from games.players import delete_sessions
+from games.rules import GAMES
 
 logger = logging.getLogger(__name__)
 
@@ -36,6 +37,7 @@ JOBS: tuple[str, ...] = (
     "games.schedule.prune_task_results",
     "games.schedule.prune_sessions",
     "games.schedule.prune_abandoned_games",
+    "games.schedule.prune_pools",
     "games.schedule.prune_solver_answers",
 )
 """Dotted paths of the scheduled jobs, in the order they run."""
@@ -50,10 +52,19 @@ anonymous player left with nothing after it was created."""
 SESSION_MARGIN = timedelta(days=1)
 """How long after its session's end an anonymous player's games are kept, to be sure."""
 PRUNE_EVERY = timedelta(hours=1)
-"""How often ``prune_abandoned_games`` and ``prune_solver_answers`` run."""
+"""How often ``prune_abandoned_games``, ``prune_pools`` and ``prune_solver_answers`` run."""
 KEEP_ANSWERS = timedelta(days=30)
 """How long a typed deal's verdict that no game shows any more, and an analysis of a line,
 are kept after they were asked for."""
+KEEP_POOLED = 1_000
+"""Pooled deals kept per game and difficulty (``prune_pools``), the least dealt: the fresh
+ones first (a pool stores ``pools.POOL_CAP`` of them at most), then the deals New game
+falls back on while players outrun the worker, the least dealt one a player has not had.
+A player must have had a thousand deals of one game and difficulty before none of these is
+left for them, and then New game deals another difficulty's. Every New game uses a fresh
+deal up and the worker pools another: without a bound the pools grew as fast as players
+pressed New game (200,000 rows made New game ten times slower before its queries were made
+to read a few rows; the bound keeps the table, and the fill and prune queries, small)."""
 PREFERENCES = ("autoplay", "four_colour", "new_deals")
 """A player's preferences (``players.player_set_preferences``, ``pools``): a player who
 changed one is kept until its session ends, even without a game."""
@@ -123,9 +134,10 @@ def prune_solver_answers(now: datetime) -> int:
     """Scheduled job, once an hour (``PRUNE_EVERY``): delete what the solver answered that
     nothing shows any more, once asked for longer ago than ``KEEP_ANSWERS``; how many rows.
 
-    - A typed deal's verdict (not a pooled deal's: the pools are New game's proved deals)
-      once no game of that deal is left: its badge shows on a game of that deal and nowhere
-      else. Verdicts still waiting for the worker stay.
+    - A typed deal's verdict (not a pooled deal's: the pools are New game's proved deals,
+      ``prune_pools`` bounds them) once no game of that deal is left and no daily to come
+      or live has it (``_verdict_in_use``): its badge shows on a game of that deal and
+      nowhere else. Verdicts still waiting for the worker stay.
     - An analysis of a line (``solver_jobs.analysis_request``): the game it was asked for
       may be gone, and if not, Analyse asks again.
 
@@ -136,15 +148,70 @@ def prune_solver_answers(now: datetime) -> int:
     if not cache.add("schedule:prune_solver_answers", now.isoformat(), PRUNE_EVERY.total_seconds()):
         return 0
     cutoff = now - KEEP_ANSWERS
-    shown = Game.objects.filter(slug=OuterRef("slug"), deal=OuterRef("deal"))
     verdicts = DealVerdict.objects.filter(
-        ~Exists(shown),
+        ~_verdict_in_use(now),
         ~Q(verdict=DealVerdict.Verdict.PENDING),
         pooled=False,
         requested_at__lt=cutoff,
     )
     analyses = Analysis.objects.filter(requested_at__lt=cutoff)
     return _delete_in_batches(verdicts) + _delete_in_batches(analyses)
+
+
+def prune_pools(now: datetime) -> int:
+    """Scheduled job, once an hour (``PRUNE_EVERY``): keep at most ``KEEP_POOLED`` pooled
+    deals per game and difficulty, the least dealt; how many rows were deleted.
+
+    Beyond the bound the most dealt go, unless the verdict is in use (``_verdict_in_use``: a
+    game of the deal shows its badge and its hints follow its line; a daily live or to come
+    has the deal): that one only leaves the pool, an ordinary verdict that
+    ``prune_solver_answers`` deletes once nothing uses it. Each batch is checked again as it
+    is written (``_delete_in_batches``): a game started meanwhile keeps its deal's verdict.
+    On PostgreSQL a New game that counts a row dealt as the row goes (both in flight) starts
+    its game without the verdict, and asks for one (``pools.verdict_request``).
+    """
+    if not cache.add("schedule:prune_pools", now.isoformat(), PRUNE_EVERY.total_seconds()):
+        return 0
+    deleted = 0
+    for slug in GAMES:
+        for difficulty in ("", *DealVerdict.Difficulty.values):
+            pool = DealVerdict.objects.filter(slug=slug, pooled=True, difficulty=difficulty)
+            # The first row past the bound, in the order New game deals them
+            # (``dealverdict_pool_idx``); it and every row after it go.
+            edge = pool.order_by("dealt", "pk").values_list("dealt", "pk")
+            first_out = next(iter(edge[KEEP_POOLED : KEEP_POOLED + 1]), None)
+            if first_out is None:
+                continue
+            dealt, pk = first_out
+            beyond = pool.filter(Q(dealt__gt=dealt) | Q(dealt=dealt, pk__gte=pk))
+            in_use = _verdict_in_use(now)
+            _unpool_in_batches(beyond.filter(in_use))
+            deleted += _delete_in_batches(beyond.exclude(in_use))
+    return deleted
+
+
+def _verdict_in_use(now: datetime) -> Q:
+    """Whether a ``DealVerdict`` row is in use: a game of its deal shows it (its badge,
+    ``DealVerdict.for_game``; the lines its hints follow; a stuck panel's "lost from the
+    start"), or a daily that is live or to come has its deal (``pools.deal_difficulty``
+    reads the daily's difficulty there)."""
+    shown = Game.objects.filter(slug=OuterRef("slug"), deal=OuterRef("deal"))
+    daily = Daily.objects.filter(
+        slug=OuterRef("slug"), deal=OuterRef("deal"), date__gte=now.astimezone(UTC).date()
+    )
+    return Q(Exists(shown)) | Q(Exists(daily))
+
+
+def _unpool_in_batches(doomed: QuerySet[DealVerdict]) -> None:
+    """Take the pooled rows of ``doomed`` out of their pool, ``PRUNE_BATCH`` at a time, each
+    batch checked again as it is written (as ``_delete_in_batches``)."""
+    while True:
+        with transaction.atomic():
+            locked = doomed.select_for_update(of=("self",)).order_by()
+            batch = list(locked.values_list("pk", flat=True)[:PRUNE_BATCH])
+            changed = doomed.filter(pk__in=batch).update(pooled=False)
+        if len(batch) < PRUNE_BATCH or not changed:
+            return
 
 
 def delete_players_out_of_reach(now: datetime) -> int:

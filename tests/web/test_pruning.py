@@ -20,7 +20,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import schedule, services
+from games import pools, schedule, services
 from games.models import Analysis, Daily, DealVerdict, Entry, Game, PlayedMove, Player
 from games.players import SESSION_KEY, hold
 from games.rules import replay_record
@@ -561,3 +561,97 @@ def test_solver_answers_are_pruned_once_an_hour(now) -> None:
     assert schedule.prune_solver_answers(now + timedelta(minutes=59)) == 0
     cache.clear()  # as an hour later
     assert schedule.prune_solver_answers(now + schedule.PRUNE_EVERY) == 1
+
+
+# -- the pools' dealt deals (prune_pools) --------------------------------------------------
+
+
+def pooled(
+    now: datetime, deal: int, *, dealt: int, slug: str = "citadel", **fields: Any
+) -> DealVerdict:
+    proof = {"verdict": DealVerdict.Verdict.WINNABLE, "solution": "t1-t2", "moves": 1}
+    return DealVerdict.objects.create(
+        slug=slug,
+        deal=deal,
+        pooled=True,
+        dealt=dealt,
+        difficulty=fields.pop("difficulty", "easy"),
+        requested_at=now - timedelta(days=90),
+        **{**proof, **fields},
+    )
+
+
+def pool_of(slug: str, difficulty: str) -> list[int]:
+    rows = DealVerdict.objects.filter(slug=slug, difficulty=difficulty, pooled=True)
+    return sorted(rows.values_list("dealt", flat=True))
+
+
+@pytest.fixture
+def small_bound(monkeypatch: pytest.MonkeyPatch) -> int:
+    """A bound of 3 pooled deals per game and difficulty, pruned 2 rows a batch."""
+    monkeypatch.setattr(schedule, "KEEP_POOLED", 3)
+    monkeypatch.setattr(schedule, "PRUNE_BATCH", 2)
+    return 3
+
+
+def test_each_pool_keeps_its_least_dealt_deals_up_to_the_bound(small_bound: int, now) -> None:
+    assert "games.schedule.prune_pools" in schedule.JOBS
+    for deal, dealt in enumerate([0, 1, 9, 2, 7, 5, 2, 8], start=1):
+        pooled(now, deal, dealt=dealt)
+    for deal in (20, 21, 22):
+        pooled(now, deal, dealt=40, difficulty="hard")
+    for deal in (30, 31, 32, 33):
+        pooled(now, deal, dealt=1, slug="fortress")
+    typed = verdict(now, 40, ago=timedelta(days=90))
+
+    assert schedule.prune_pools(now) == 5 + 1
+
+    assert pool_of("citadel", "easy") == [0, 1, 2]  # the fresh one, then the least dealt
+    assert pool_of("citadel", "hard") == [40, 40, 40]  # within the bound: however dealt
+    assert pool_of("fortress", "easy") == [1, 1, 1]  # a tie: one of them goes
+    assert DealVerdict.objects.filter(pk=typed.pk).exists()  # not pooled: not this job's
+    assert DealVerdict.objects.count() == 3 + 3 + 3 + 1
+    assert schedule.prune_pools(now + schedule.PRUNE_EVERY) == 0  # cache cleared or not
+
+
+def test_the_bound_holds_the_fresh_deals_a_pool_stores() -> None:
+    assert schedule.KEEP_POOLED >= pools.POOL_CAP
+
+
+def test_a_verdict_in_use_leaves_the_pool_instead_of_going(
+    small_bound: int, start: Start, now
+) -> None:
+    """A game of the deal shows its badge; a daily live or to come may show its difficulty.
+    Past the bound such a verdict is no longer dealt, and stays while it is in use."""
+    tomorrow = (now + timedelta(days=1)).date()
+    daily = Daily.objects.create(slug="citadel", date=tomorrow, deal=5, par=1, solution="-")
+    yesterday = (now - timedelta(days=1)).date()
+    over = Daily.objects.create(slug="citadel", date=yesterday, deal=7, par=1, solution="-")
+    for deal in (1, 2, 3):
+        pooled(now, deal, dealt=0)
+    shown = pooled(now, 4, dealt=8)
+    game = start(slug="citadel", deal=4)
+    dailys = pooled(now, daily.deal, dealt=9)
+    other_game = pooled(now, 6, dealt=9)
+    start(slug="fortress", deal=6)  # another game's deal: no badge of citadel's
+    day_over = pooled(now, over.deal, dealt=9)
+
+    assert schedule.prune_pools(now) == 2
+
+    assert not DealVerdict.objects.filter(pk__in=[other_game.pk, day_over.pk]).exists()
+    for row in (shown, dailys):
+        row.refresh_from_db()
+        assert not row.pooled and row.verdict == DealVerdict.Verdict.WINNABLE
+    assert pool_of("citadel", "easy") == [0, 0, 0]
+    assert DealVerdict.for_game(game) == shown
+
+    # Then an ordinary verdict: it goes once nothing uses it.
+    cache.clear()
+    assert schedule.prune_solver_answers(now) == 0
+    game.delete()
+    cache.clear()
+    assert schedule.prune_solver_answers(now) == 1
+    assert not DealVerdict.objects.filter(pk=shown.pk).exists()
+    cache.clear()
+    assert schedule.prune_solver_answers(now + timedelta(days=2)) == 1  # the day is over
+    assert not DealVerdict.objects.filter(pk=dailys.pk).exists()
