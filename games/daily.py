@@ -23,13 +23,14 @@ import hmac
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
 
 from games.models import Daily, Game, Player
 from games.rules import GAMES, MAX_DEAL, Board, get_game
-from games.rules.solver import solve
+from games.rules.solver import difficulty, solve
 from games.services import game_start
 
 
@@ -88,14 +89,24 @@ def candidate_deals(slug: str, date: dt.date, *, secret: str | None = None) -> I
         yield int.from_bytes(digest[:8], "big") % MAX_DEAL + 1
 
 
-def choose_deal(slug: str, date: dt.date) -> tuple[int, list[str]]:
-    """The day's deal and a winning line for it (the proof). Solver work: seconds."""
+class ProvedDeal(NamedTuple):
+    """A day's deal, a winning line for it (the proof) and its difficulty, by the rule a
+    pooled deal's follows (``solver.difficulty``: the positions searched to win it)."""
+
+    deal: int
+    line: list[str]
+    difficulty: str
+
+
+def choose_deal(slug: str, date: dt.date) -> ProvedDeal:
+    """The day's deal, proved. Solver work: seconds."""
     rules = get_game(slug)
     budget = BUDGETS[rules.slug]
     for deal in candidate_deals(rules.slug, date):
         result = solve(Board(rules, deal), seconds=SECONDS_CAP, max_nodes=budget.nodes)
         if result.solved:
-            return deal, [move.notation() for move in result.moves]
+            line = [move.notation() for move in result.moves]
+            return ProvedDeal(deal, line, difficulty(result.stats) if result.stats else "")
     raise DailyUnavailable(
         f"no {rules.name} deal for {date.isoformat()} was proved winnable "
         f"among {budget.candidates} candidates"
@@ -108,11 +119,16 @@ def daily_prepare(*, slug: str, date: dt.date) -> Daily:
     slug = get_game(slug).slug
     if (daily := daily_get(slug=slug, date=date)) is not None:
         return daily
-    deal, line = choose_deal(slug, date)
+    deal, line, label = choose_deal(slug, date)
     try:
         with transaction.atomic():
             return Daily.objects.create(
-                slug=slug, date=date, deal=deal, par=len(line), solution=" ".join(line)
+                slug=slug,
+                date=date,
+                deal=deal,
+                par=len(line),
+                solution=" ".join(line),
+                difficulty=label,
             )
     except IntegrityError:  # another worker stored the same day first
         return Daily.objects.get(slug=slug, date=date)

@@ -212,6 +212,14 @@ class PlayedMove(models.Model):
         return f"{self.ply}. {self.notation}{' (auto)' if self.auto else ''}"
 
 
+class Difficulty(models.TextChoices):
+    """A proved deal's label (``solver.difficulty``): a pooled deal's and a daily's."""
+
+    EASY = "easy", "Easy"
+    MEDIUM = "medium", "Medium"
+    HARD = "hard", "Hard"
+
+
 class Daily(models.Model):
     """One deal per game per UTC date, the same for everyone, proved winnable by the solver."""
 
@@ -220,6 +228,13 @@ class Daily(models.Model):
     deal = models.BigIntegerField()
     par = models.PositiveIntegerField(help_text="The length of the solver's winning line.")
     solution = models.TextField(help_text="The solver's winning line: the proof.")
+    difficulty = models.CharField(
+        max_length=6,
+        choices=Difficulty,
+        blank=True,
+        help_text="The solver's effort to prove it (as a pooled deal's: RULES pages); blank "
+        "for a daily prepared before dailies had one.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -299,10 +314,7 @@ class DealVerdict(models.Model):
         UNWINNABLE = "unwinnable", "Unwinnable"
         UNKNOWN = "unknown", "Unknown"
 
-    class Difficulty(models.TextChoices):
-        EASY = "easy", "Easy"
-        MEDIUM = "medium", "Medium"
-        HARD = "hard", "Hard"
+    Difficulty = Difficulty  # the module's: a daily's label too
 
     slug = models.CharField(max_length=32, validators=[known_game])
     deal = models.BigIntegerField()

@@ -31,7 +31,7 @@ from django_htmx.http import reswap, retarget
 from django_htmx.middleware import HtmxDetails
 
 from games import limits, pages, pools, services, solver_jobs
-from games.daily import live_daily_of_deal, live_deal_refusal, secrecy_refusal
+from games.daily import BUDGETS, live_daily_of_deal, live_deal_refusal, secrecy_refusal
 from games.forms import (
     ActionForm,
     AutoplayForm,
@@ -127,7 +127,11 @@ def favicon(request: HtmxHttpRequest) -> HttpResponse:
 @require_safe
 def rules_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     rules = rules_or_404(slug)
-    context = {"rules": rules, "difficulty": pools.difficulty_rule(rules)}
+    context = {
+        "rules": rules,
+        "difficulty": pools.difficulty_rule(rules),
+        "daily_budget": BUDGETS[rules.slug].nodes,
+    }
     return render(request, f"games/rules/{rules.slug}.html", context)
 
 

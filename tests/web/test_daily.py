@@ -32,7 +32,7 @@ from games.models import Daily, DailyPreparation, Entry, Game, PlayedMove, Playe
 from games.players import player_adopt
 from games.presentation import hint_message, histogram
 from games.rules import GAMES, MAX_DEAL, Board, RulesError
-from games.rules.solver import UNKNOWN
+from games.rules.solver import UNKNOWN, difficulty, solve
 
 from .dailies import DAY, LINE, NOON, PASSWORD, SOLUTION, make_daily, midnight, utc_now
 
@@ -176,6 +176,9 @@ def test_prepare_dailies_twice_creates_each_day_once(db: None, capsys) -> None:
         call_command("prepare_dailies", "--days", "1", "--games", "citadel", "fortress")
 
     assert Daily.objects.count() == 4
+    for daily in Daily.objects.all():  # by the pools' rule: the positions its proof took
+        proof = solve(Board(daily.slug, daily.deal), max_nodes=dailies.BUDGETS[daily.slug].nodes)
+        assert proof.stats is not None and daily.difficulty == difficulty(proof.stats)
     out = capsys.readouterr().out
     assert "prepared in" in out
     assert all(f"deal {d.deal}" not in out for d in Daily.objects.all())  # secret ahead
@@ -184,13 +187,28 @@ def test_prepare_dailies_twice_creates_each_day_once(db: None, capsys) -> None:
 def test_prepare_dailies_prepares_each_days_daily_games_by_default(
     db: None, monkeypatch, capsys
 ) -> None:
-    monkeypatch.setattr(dailies, "choose_deal", lambda game, date: (7, ["t1-t2"]))
+    monkeypatch.setattr(
+        dailies, "choose_deal", lambda game, date: dailies.ProvedDeal(7, ["t1-t2"], "easy")
+    )
     call_command("prepare_dailies", "--days", "1")
 
     today = dailies.utc_today(utc_now())
     for date in (today, today + dt.timedelta(days=1)):
         stored = set(Daily.objects.filter(date=date).values_list("slug", flat=True))
         assert stored == set(dailies.daily_games(date))
+
+
+def test_a_daily_shows_its_difficulty(client: Client, live: Daily) -> None:
+    """Players ask New game for a difficulty; the daily showed none of its own."""
+    Daily.objects.filter(pk=live.pk).update(difficulty="medium")
+
+    assert f"Par <b>{live.par}</b> moves · Medium · " in client.get(reverse("games:daily")).text
+    leaderboard = client.get(reverse("games:daily_leaderboard", args=[live.date, live.slug]))
+    assert f"· par {live.par} · medium</small>" in leaderboard.text
+    game = client.get(reverse("games:daily_play", args=[live.date, live.slug]))
+    assert f"· par {live.par} · medium" in client.get(game["Location"]).text
+    rules = client.get(reverse("games:rules", args=[live.slug])).text
+    assert "The daily challenge is labelled by the same rule" in rules
 
 
 # -- no solver in a request; background preparation ---------------------------------------
@@ -252,7 +270,9 @@ def test_a_missing_today_is_being_prepared_with_one_task_however_many_requests(
     assert DBTaskResult.objects.count() == 1
     assert not Daily.objects.exists()
 
-    monkeypatch.setattr(dailies, "choose_deal", lambda game, date: (3, LINE))
+    monkeypatch.setattr(
+        dailies, "choose_deal", lambda game, date: dailies.ProvedDeal(3, LINE, "hard")
+    )
     run_tasks()
 
     assert Daily.objects.filter(date=utc_now().date()).count() == 7
@@ -322,7 +342,9 @@ def test_a_preparation_whose_worker_died_is_queued_again(db: None) -> None:
 
 
 def test_the_preparation_task_stores_every_game_of_the_day(db: None, monkeypatch) -> None:
-    monkeypatch.setattr(dailies, "choose_deal", lambda game, date: (7, ["t1-t2", "t2-t1"]))
+    monkeypatch.setattr(
+        dailies, "choose_deal", lambda game, date: dailies.ProvedDeal(7, ["t1-t2", "t2-t1"], "")
+    )
 
     pars = daily_tasks.prepare_day.call(str(DAY))
 

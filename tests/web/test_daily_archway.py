@@ -29,7 +29,7 @@ def test_thirty_consecutive_archway_dailies_are_different_deals_each_proved_won(
     deals = []
     for offset in range(30):
         date = first + dt.timedelta(days=offset)
-        deal, line = dailies.choose_deal("archway", date)
+        deal, line, _ = dailies.choose_deal("archway", date)
         board = Board("archway", deal)
         for move in line:
             board.play(move)  # the proof replays through the rules
