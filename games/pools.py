@@ -139,17 +139,6 @@ def label(result: SolveResult) -> str:
     return difficulty(result.stats) if result.stats is not None else ""
 
 
-def deal_difficulty(slug: str, deal: int) -> str | None:
-    """The stored difficulty of a deal proved winnable (``None``: not proved, or not yet
-    checked). For pages that show a deal's difficulty, the daily's too."""
-    label = (
-        DealVerdict.objects.filter(slug=get_game(slug).slug, deal=deal, verdict=Verdict.WINNABLE)
-        .values_list("difficulty", flat=True)
-        .first()
-    )
-    return label or None
-
-
 # -- dealing ------------------------------------------------------------------------------
 
 
@@ -291,18 +280,6 @@ def solved_fields(result: SolveResult, now: datetime) -> dict[str, Any]:
         "difficulty": label(result),
         "solved_at": now,
     }
-
-
-def verdict_record(*, slug: str, deal: int, result: SolveResult, now: datetime) -> DealVerdict:
-    """Store what a solve of ``deal`` (from its deal, no options) found, for a caller that
-    solved it anyway (the daily's preparation): its badge and ``deal_difficulty`` then read
-    it. A pooled deal stays pooled."""
-    rules = get_game(slug)
-    fields = solved_fields(result, now)
-    row, _ = DealVerdict.objects.update_or_create(
-        slug=rules.slug, deal=deal, defaults=fields, create_defaults={**fields, "requested_at": now}
-    )
-    return row
 
 
 @task(priority=VERDICT_PRIORITY)

@@ -25,7 +25,7 @@ from django.tasks.base import TaskResultStatus
 from django.utils.module_loading import import_string
 from django_tasks_db.models import DBTaskResult
 
-from games.models import Analysis, Daily, DealVerdict, Entry, Game, PlayedMove, Player
+from games.models import Analysis, DealVerdict, Entry, Game, PlayedMove, Player
 from games.players import delete_sessions
 from games.rules import GAMES
 
@@ -135,9 +135,9 @@ def prune_solver_answers(now: datetime) -> int:
     nothing shows any more, once asked for longer ago than ``KEEP_ANSWERS``; how many rows.
 
     - A typed deal's verdict (not a pooled deal's: the pools are New game's proved deals,
-      ``prune_pools`` bounds them) once no game of that deal is left and no daily to come
-      or live has it (``_verdict_in_use``): its badge shows on a game of that deal and
-      nowhere else. Verdicts still waiting for the worker stay.
+      ``prune_pools`` bounds them) once no game of that deal is left
+      (``_verdict_in_use``): its badge shows on a game of that deal and nowhere else.
+      Verdicts still waiting for the worker stay.
     - An analysis of a line (``solver_jobs.analysis_request``): the game it was asked for
       may be gone, and if not, Analyse asks again.
 
@@ -149,7 +149,7 @@ def prune_solver_answers(now: datetime) -> int:
         return 0
     cutoff = now - KEEP_ANSWERS
     verdicts = DealVerdict.objects.filter(
-        ~_verdict_in_use(now),
+        ~_verdict_in_use(),
         ~Q(verdict=DealVerdict.Verdict.PENDING),
         pooled=False,
         requested_at__lt=cutoff,
@@ -163,8 +163,8 @@ def prune_pools(now: datetime) -> int:
     deals per game and difficulty, the least dealt; how many rows were deleted.
 
     Beyond the bound the most dealt go, unless the verdict is in use (``_verdict_in_use``: a
-    game of the deal shows its badge and its hints follow its line; a daily live or to come
-    has the deal): that one only leaves the pool, an ordinary verdict that
+    game of the deal shows its badge and its hints follow its line): that one only leaves
+    the pool, an ordinary verdict that
     ``prune_solver_answers`` deletes once nothing uses it. Each batch is checked again as it
     is written (``_delete_in_batches``): a game started meanwhile keeps its deal's verdict.
     On PostgreSQL a New game that counts a row dealt as the row goes (both in flight) starts
@@ -184,22 +184,17 @@ def prune_pools(now: datetime) -> int:
                 continue
             dealt, pk = first_out
             beyond = pool.filter(Q(dealt__gt=dealt) | Q(dealt=dealt, pk__gte=pk))
-            in_use = _verdict_in_use(now)
+            in_use = _verdict_in_use()
             _unpool_in_batches(beyond.filter(in_use))
             deleted += _delete_in_batches(beyond.exclude(in_use))
     return deleted
 
 
-def _verdict_in_use(now: datetime) -> Q:
+def _verdict_in_use() -> Q:
     """Whether a ``DealVerdict`` row is in use: a game of its deal shows it (its badge,
     ``DealVerdict.for_game``; the lines its hints follow; a stuck panel's "lost from the
-    start"), or a daily that is live or to come has its deal (``pools.deal_difficulty``
-    reads the daily's difficulty there)."""
-    shown = Game.objects.filter(slug=OuterRef("slug"), deal=OuterRef("deal"))
-    daily = Daily.objects.filter(
-        slug=OuterRef("slug"), deal=OuterRef("deal"), date__gte=now.astimezone(UTC).date()
-    )
-    return Q(Exists(shown)) | Q(Exists(daily))
+    start"). A daily's deal is not: its game reads its daily (its proof, its difficulty)."""
+    return Q(Exists(Game.objects.filter(slug=OuterRef("slug"), deal=OuterRef("deal"))))
 
 
 def _unpool_in_batches(doomed: QuerySet[DealVerdict]) -> None:

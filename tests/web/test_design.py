@@ -164,7 +164,8 @@ def test_a_visitor_is_not_told_the_daily_win_is_theirs(
     """Once its day is over anyone may open a daily win: "You won!", "Your rank" and "Your
     win is waiting for a moderator" greeted a stranger (a player's pass)."""
     yesterday = now - timedelta(days=1)
-    Daily.objects.filter(pk=won_daily.daily_id).update(date=yesterday.date())
+    assert won_daily.daily is not None
+    Daily.objects.filter(pk=won_daily.daily.pk).update(date=yesterday.date())
     Game.objects.filter(pk=won_daily.pk).update(finished_at=yesterday)
 
     status = status_of(client.get(won_daily.get_absolute_url()).text)

@@ -709,14 +709,6 @@ def test_difficulty_labels_follow_the_documented_rule(game: str, client: Client)
     assert f"<strong>medium</strong> up to {rule.medium}" in page
 
 
-def test_a_deals_difficulty_is_read_from_its_stored_verdict(
-    pool: Callable[..., DealVerdict],
-) -> None:
-    assert pools.deal_difficulty("citadel", 2) is None
-    entry = pool("citadel", 2)
-    assert pools.deal_difficulty("citadel", 2) == entry.difficulty == "easy"
-
-
 def test_a_refused_start_neither_deals_from_the_pool_nor_saves_the_choice(
     pool: Callable[..., DealVerdict], owner_client: Client, player: Player
 ) -> None:
@@ -729,18 +721,6 @@ def test_a_refused_start_neither_deals_from_the_pool_nor_saves_the_choice(
     player.refresh_from_db()
     assert entry.dealt == 0 and player.new_deals == DealChoice.WINNABLE
     assert Game.objects.count() == 0
-
-
-def test_a_solve_made_elsewhere_is_recorded_with_its_difficulty(now: datetime) -> None:
-    rules = get_game("chessboard")
-    result = solve(Board(rules, 2), max_nodes=pools.POOL_NODES)
-    assert result.stats is not None
-
-    row = pools.verdict_record(slug="chessboard", deal=2, result=result, now=now)
-
-    assert row.verdict == "winnable" and not row.pooled
-    assert replays_to_a_win("chessboard", 2, row.line)
-    assert pools.deal_difficulty("chessboard", 2) == difficulty(result.stats)
 
 
 def test_the_pools_command_shows_each_games_fresh_deals(

@@ -621,27 +621,20 @@ def test_the_bound_holds_the_fresh_deals_a_pool_stores() -> None:
 def test_a_verdict_in_use_leaves_the_pool_instead_of_going(
     small_bound: int, start: Start, now
 ) -> None:
-    """A game of the deal shows its badge; a daily live or to come may show its difficulty.
-    Past the bound such a verdict is no longer dealt, and stays while it is in use."""
-    tomorrow = (now + timedelta(days=1)).date()
-    daily = Daily.objects.create(slug="citadel", date=tomorrow, deal=5, par=1, solution="-")
-    yesterday = (now - timedelta(days=1)).date()
-    over = Daily.objects.create(slug="citadel", date=yesterday, deal=7, par=1, solution="-")
+    """A game of the deal shows its badge. Past the bound such a verdict is no longer dealt,
+    and stays while it is in use."""
     for deal in (1, 2, 3):
         pooled(now, deal, dealt=0)
     shown = pooled(now, 4, dealt=8)
     game = start(slug="citadel", deal=4)
-    dailys = pooled(now, daily.deal, dealt=9)
     other_game = pooled(now, 6, dealt=9)
     start(slug="fortress", deal=6)  # another game's deal: no badge of citadel's
-    day_over = pooled(now, over.deal, dealt=9)
 
-    assert schedule.prune_pools(now) == 2
+    assert schedule.prune_pools(now) == 1
 
-    assert not DealVerdict.objects.filter(pk__in=[other_game.pk, day_over.pk]).exists()
-    for row in (shown, dailys):
-        row.refresh_from_db()
-        assert not row.pooled and row.verdict == DealVerdict.Verdict.WINNABLE
+    assert not DealVerdict.objects.filter(pk=other_game.pk).exists()
+    shown.refresh_from_db()
+    assert not shown.pooled and shown.verdict == DealVerdict.Verdict.WINNABLE
     assert pool_of("citadel", "easy") == [0, 0, 0]
     assert DealVerdict.for_game(game) == shown
 
@@ -652,6 +645,3 @@ def test_a_verdict_in_use_leaves_the_pool_instead_of_going(
     cache.clear()
     assert schedule.prune_solver_answers(now) == 1
     assert not DealVerdict.objects.filter(pk=shown.pk).exists()
-    cache.clear()
-    assert schedule.prune_solver_answers(now + timedelta(days=2)) == 1  # the day is over
-    assert not DealVerdict.objects.filter(pk=dailys.pk).exists()
