@@ -648,11 +648,11 @@ def test_without_javascript_a_refused_move_leaves_cancel_in_reach(
     page = context.new_page()
     page.goto(live_server.url + "/play/beleaguered-castle/1/?autoplay=0")
 
-    click_move(page, "t3-f")  # the 8 of clubs, clicked again: it cannot go home
+    click_move(page, "t6-t2")  # a 9 on a 3
 
     message = page.locator("#status .message")
     line = page.locator("#board .hint-line")
-    expect(message).to_contain_text("No foundation takes 8♣")
+    expect(message).to_contain_text("A 9 can only go on a 10, not on 3♦")
     expect(line).to_have_text("Choose where it goes, or cancel.")
     check_board(page, "no-js-refused")
     assert not overlap(message.bounding_box(), line.bounding_box()), "the message covers the line"
