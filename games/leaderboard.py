@@ -58,7 +58,7 @@ def too_fast(game: Game, now: dt.datetime | None = None) -> str:
     rule of ``min_human_gap`` and ``min_human_pace``. ``now``: the time of the action that
     won, whose rows are not stored yet (``record_win``): without it, the gap before the
     winning move went uncounted (a script's last move could come at once)."""
-    times = sorted(game.moves.filter(auto=False).values_list("played_at", flat=True))
+    times = sorted(game.played_moves.filter(auto=False).values_list("played_at", flat=True))
     if now is not None:
         times.append(now)
     gaps = [later - earlier for earlier, later in itertools.pairwise(times)]
@@ -504,7 +504,7 @@ def verify_entries() -> list[str]:
     for entry in Entry.objects.select_related("daily", "game").iterator():
         game, daily = entry.game, entry.daily
         board = Board(daily.slug, daily.deal)
-        moves = game.moves.filter(undone=False, ply__lte=entry.moves).order_by("ply")
+        moves = game.played_moves.filter(undone=False, ply__lte=entry.moves).order_by("ply")
         try:
             for move in moves.values_list("notation", flat=True):
                 board.play(move)

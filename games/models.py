@@ -194,7 +194,7 @@ class PlayedMove(models.Model):
     ``undone`` set are the redo stack: they follow the current line and are replaced when a
     different move is played there."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="played_moves")
     ply = models.PositiveIntegerField(help_text="1 for the first move of the line.")
     notation = models.CharField(max_length=16)
     auto = models.BooleanField(default=False, help_text="Played by auto-play, not a click.")

@@ -282,7 +282,7 @@ def takes_back(game: Game, board: Board) -> tuple[bool, bool]:
         return restarted, False
     if board.ply > opening:
         return True, True
-    by_hand = game.moves.filter(undone=False, auto=False).exists()
+    by_hand = game.played_moves.filter(undone=False, auto=False).exists()
     return restarted or by_hand, by_hand
 
 
@@ -386,7 +386,7 @@ def _line(game: Game, board: Board) -> Line:
     move that lands in between shows up as a line longer than the board (HTTP 409).
     """
     line = list(
-        game.moves.filter(undone=False).order_by("ply").values_list("pk", "notation", "auto")
+        game.played_moves.filter(undone=False).order_by("ply").values_list("pk", "notation", "auto")
     )
     if len(line) != board.ply:
         raise GameConflict(game)
@@ -423,7 +423,7 @@ def _redo(game: Game, board: Board, *, now: datetime, upto: int | None) -> Outco
     """Replay undone rows: the next player move and its auto-play, or all up to ``upto`` (the
     Undo of a restart, which takes back no move and so counts no undo: RULES.md)."""
     pending = list(
-        game.moves.filter(undone=True, ply__gt=board.ply)
+        game.played_moves.filter(undone=True, ply__gt=board.ply)
         .order_by("ply")
         .values_list("pk", "ply", "notation", "auto")
     )
@@ -466,7 +466,7 @@ def _append(game: Game, board: Board, played: list[tuple[str, bool]], *, now: da
         game.redo = 0
     _save(game, board, now=now)
     if dropped:
-        game.moves.filter(undone=True).delete()
+        game.played_moves.filter(undone=True).delete()
     try:
         move_sql.insert_moves(game, board.ply - len(played) + 1, played, now=now)
     except IntegrityError as error:

@@ -92,7 +92,7 @@ def test_on_the_game_page_the_analysis_fills_in_by_itself(
     assert page.url == url and navigations == []
     expect(page.locator("#board")).to_be_visible()
     game = Game.objects.get()
-    assert list(game.moves.values_list("notation", "undone")) == [("t5-t1", False)]
+    assert list(game.played_moves.values_list("notation", "undone")) == [("t5-t1", False)]
 
 
 @pytest.mark.parametrize("where", ["game page", "analysis page"])

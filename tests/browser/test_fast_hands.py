@@ -112,7 +112,7 @@ def card_centre(card: Locator) -> tuple[float, float]:
 
 
 def stored(game: Game) -> list[tuple[str, bool]]:
-    return list(game.moves.order_by("ply").values_list("notation", "undone"))
+    return list(game.played_moves.order_by("ply").values_list("notation", "undone"))
 
 
 def still_in_the_game(page: Page, url: str, watch: Watch) -> None:

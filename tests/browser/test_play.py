@@ -293,7 +293,7 @@ def test_a_run_carried_over_to_its_new_pile_leaves_the_board_a_new_page_draws(
     # The carried cards answer to their new places: the run moves again by its lowest card.
     click_move(page, RUN_LINE[-1])
     expect(moves_counter(page)).to_have_text(str(len(RUN_LINE)))
-    assert Game.objects.get().moves.filter(undone=False).count() == len(RUN_LINE)
+    assert Game.objects.get().played_moves.filter(undone=False).count() == len(RUN_LINE)
 
 
 # For `duration` ms from the win's answer, sampled every frame: which of the panel's heading
@@ -482,7 +482,7 @@ def test_a_double_click_on_a_card_two_foundations_take_asks_which_unless_hinted(
     card.dblclick(position=STRIP)
 
     expect(counter).to_have_text(str(ply + 1))
-    last = Game.objects.get().moves.order_by("-ply").values_list("notation", flat=True)[0]
+    last = Game.objects.get().played_moves.order_by("-ply").values_list("notation", flat=True)[0]
     assert last == f"{source}-{foundation}"
 
 

@@ -111,7 +111,9 @@ def restart(game: Game, ply: int) -> Callable[[], services.Outcome]:
 
 
 def line(game: Game) -> list[tuple[int, str]]:
-    return list(game.moves.filter(undone=False).order_by("ply").values_list("ply", "notation"))
+    return list(
+        game.played_moves.filter(undone=False).order_by("ply").values_list("ply", "notation")
+    )
 
 
 def assert_consistent() -> None:
@@ -278,7 +280,7 @@ def test_many_games_played_at_once_stay_replayable() -> None:
     assert tally["stored"] >= 200 and tally["conflict"] > 0, tally
     assert_consistent()
     for game in Game.objects.filter(pk__in=ids):
-        plies = list(game.moves.filter(undone=False).values_list("ply", flat=True))
+        plies = list(game.played_moves.filter(undone=False).values_list("ply", flat=True))
         assert sorted(plies) == list(range(1, game.ply + 1))
 
 

@@ -85,7 +85,9 @@ def stored_moves() -> Callable[[Game], list[tuple[int, str, bool, bool]]]:
     """The game's move rows as (ply, notation, auto, undone)."""
 
     def rows(game: Game) -> list[tuple[int, str, bool, bool]]:
-        return list(game.moves.order_by("ply").values_list("ply", "notation", "auto", "undone"))
+        return list(
+            game.played_moves.order_by("ply").values_list("ply", "notation", "auto", "undone")
+        )
 
     return rows
 

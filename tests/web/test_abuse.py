@@ -259,7 +259,7 @@ def test_a_game_stops_at_the_move_cap(
     assert response.status_code == 422
     assert "at most 3 moves" in response.text
     game.refresh_from_db()
-    assert game.ply == 3 and game.moves.count() == 3
+    assert game.ply == 3 and game.played_moves.count() == 3
 
 
 def test_the_board_cache_is_bounded_by_the_plies_it_holds(

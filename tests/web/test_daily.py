@@ -1041,7 +1041,7 @@ def test_a_script_pacing_most_moves_and_sending_the_rest_at_once_is_flagged(
     times = [NOON]
     for index in range(1, len(LINE)):
         times.append(times[-1] + dt.timedelta(milliseconds=155 if index % 9 < 5 else 0))
-    for move, at in zip(game.moves.order_by("ply"), times, strict=True):
+    for move, at in zip(game.played_moves.order_by("ply"), times, strict=True):
         PlayedMove.objects.filter(pk=move.pk).update(played_at=at)
 
     mean = (times[-1] - times[0]) / (len(times) - 1)
@@ -1056,7 +1056,7 @@ def test_the_gap_before_the_winning_move_counts(daily: Daily, member) -> None:
     """The win is judged before its own move is stored: a script paced just over the rule
     sent its last move at once, uncounted (an attacker's pass)."""
     game = win(member, daily, at=NOON)
-    moves = list(game.moves.filter(auto=False).order_by("ply"))
+    moves = list(game.played_moves.filter(auto=False).order_by("ply"))
     for index, move in enumerate(moves[:-1]):
         at = NOON + index * dt.timedelta(milliseconds=302)
         PlayedMove.objects.filter(pk=move.pk).update(played_at=at)

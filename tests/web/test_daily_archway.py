@@ -76,7 +76,7 @@ def test_a_copy_of_the_archway_dailys_hints_is_held(archway: Daily, member: Play
             expected_ply=None,
             now=NOON,
         ).game
-    hinted = list(game.moves.filter(auto=False).values_list("notation", flat=True))
+    hinted = list(game.played_moves.filter(auto=False).values_list("notation", flat=True))
     ranked = dailies.daily_start(player=member, daily=archway, now=NOON)
     for step, notation in enumerate(hinted, 1):
         services.game_play_move(

@@ -233,7 +233,7 @@ def test_the_opening_auto_play_is_not_playing_the_daily(
     castle_daily: Daily, member: Player, clicks: list[str], kept: str
 ) -> None:
     ours = dailies.daily_start(player=member, daily=castle_daily, now=NOON)
-    assert list(ours.moves.values_list("notation", "auto")) == [("t7-f3", True)]
+    assert list(ours.played_moves.values_list("notation", "auto")) == [("t7-f3", True)]
     for click in clicks:
         services.game_play_move(
             game_id=ours.pk, player_id=member.pk, move=click, expected_ply=None, now=NOON
@@ -260,7 +260,7 @@ def test_a_move_taken_back_counts_as_played_after_auto_play_drops_its_row(
     services.game_undo(game_id=game_id, player_id=player_id, expected_ply=None, now=NOON)
     # switching auto-play on plays t7-f3 and drops the undone t3-t6 row
     services.game_autoplay(game_id=game_id, player_id=player_id, on=True, now=NOON)
-    assert list(ours.moves.values_list("notation", "auto")) == [("t7-f3", True)]
+    assert list(ours.played_moves.values_list("notation", "auto")) == [("t7-f3", True)]
     anonymous, _ = anonymous_move(castle_daily)
 
     log_in(anonymous, member)

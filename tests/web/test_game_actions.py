@@ -218,7 +218,7 @@ def test_switching_autoplay_on_plays_safe_moves_and_saves_the_preference(
     game.refresh_from_db()
     player.refresh_from_db()
     assert game.autoplay and player.autoplay
-    assert list(game.moves.values_list("notation", "auto")) == [("t7-f3", True)]
+    assert list(game.played_moves.values_list("notation", "auto")) == [("t7-f3", True)]
 
 
 def test_record_is_plain_text_that_the_command_line_accepts(
@@ -261,6 +261,6 @@ def test_cached_position_always_equals_the_replay_of_the_moves(
         replay = services.game_board(game, checked=True)  # from the rows, through the rules
         assert services.game_board(game).layout() == replay.layout()  # the board cache
         assert game.position == replay.layout()
-        assert game.ply == replay.ply == game.moves.filter(undone=False).count()
-        plies = list(game.moves.filter(undone=False).values_list("ply", flat=True))
+        assert game.ply == replay.ply == game.played_moves.filter(undone=False).count()
+        plies = list(game.played_moves.filter(undone=False).values_list("ply", flat=True))
         assert plies == list(range(1, game.ply + 1))

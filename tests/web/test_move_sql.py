@@ -99,13 +99,16 @@ def test_insert_moves_appends_rows_and_read_line_returns_the_current_line(
         move_sql.insert_moves(game, 1, [("t3-t6", False), ("t7-f3", True)], now=now)
     PlayedMove.objects.create(game=game, ply=3, notation="t1-t2", undone=True)
 
-    stored = list(game.moves.values_list("ply", "notation", "auto", "undone"))
+    stored = list(game.played_moves.values_list("ply", "notation", "auto", "undone"))
     assert stored == [
         (1, "t3-t6", False, False),
         (2, "t7-f3", True, False),
         (3, "t1-t2", False, True),
     ]
-    assert list(game.moves.filter(ply__lte=2).values_list("played_at", flat=True)) == [now, now]
+    assert list(game.played_moves.filter(ply__lte=2).values_list("played_at", flat=True)) == [
+        now,
+        now,
+    ]
     assert move_sql.read_line(game) == ["t3-t6", "t7-f3"]
 
 
@@ -161,7 +164,7 @@ def test_insert_moves_stores_a_long_line_in_few_statements(
 
     inserts = [q["sql"] for q in queries.captured_queries if q["sql"].startswith("INSERT")]
     assert len(inserts) == (1 if connection.vendor == "postgresql" else 3)
-    stored = game.moves.values_list("ply", "notation", "auto", "undone", "played_at")
+    stored = game.played_moves.values_list("ply", "notation", "auto", "undone", "played_at")
     assert list(stored) == [
         (ply, notation, auto, False, now) for ply, (notation, auto) in enumerate(line, 4)
     ]

@@ -111,7 +111,7 @@ def test_the_opening_auto_play_is_no_move_of_the_player(start: Start, untouched,
     """Starting with auto-play on stores the opening's safe moves as rows marked ``auto``: the
     player still never moved, and the rows go with the game."""
     game = start(autoplay=True)
-    assert list(game.moves.values_list("notation", "auto")) == [("t7-f3", True)]
+    assert list(game.played_moves.values_list("notation", "auto")) == [("t7-f3", True)]
     untouched(game)
 
     assert schedule.delete_abandoned_games(now) == 1
@@ -139,7 +139,7 @@ def a_move_undone(game: Game, now: datetime, daily: Daily) -> None:
 def an_undo_whose_rows_auto_play_dropped(game: Game, now: datetime, daily: Daily) -> None:
     a_move_undone(game, now, daily)
     services.game_autoplay(game_id=game.pk, player_id=game.owner_id, on=True, now=now)
-    assert not game.moves.filter(auto=False).exists()  # only the undo says it was played
+    assert not game.played_moves.filter(auto=False).exists()  # only the undo says it was played
 
 
 def an_entry(game: Game, now: datetime, daily: Daily) -> None:
@@ -379,7 +379,7 @@ def test_an_anonymous_session_ends_a_cookie_age_after_its_player_was_made(client
     client.get(reverse("games:play_deal", args=["citadel", 3]))
     client.get(game.get_absolute_url())
 
-    assert game.moves.filter(auto=False).count() == 1  # the move was played
+    assert game.played_moves.filter(auto=False).count() == 1  # the move was played
     assert Session.objects.get().expire_date == session.expire_date
     assert abs(session.expire_date - player.created_at - SESSION_ENDED) < schedule.SESSION_MARGIN
 
