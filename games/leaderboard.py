@@ -329,18 +329,25 @@ class RankingPage:
     """How many ranked entries won in each number of moves (the histogram)."""
 
 
+MAX_PLACES = 5_000
+"""The places a leaderboard lists, page by page (a player further down sees their own row
+under every page). A page's OFFSET walks every row before it: the last of 320 pages took
+162 ms, and any page number out of range served it (an attacker's pass)."""
+
+
 def ranking_page(
     daily: Daily, number: str | int | None, *, per_page: int, now: dt.datetime
 ) -> RankingPage:
-    """Page ``number`` of the daily's ranking (as ``Paginator.get_page``: the last page past
-    the end, the first for anything not a number). The page reads its ``per_page`` entries
-    and no more: the whole leaderboard, read on every view, took 1.3-1.6 s at 20,000 entries
-    to draw 50 rows. The spread is one count per number of moves, and their sum the number
-    ranked."""
+    """Page ``number`` of the daily's ranking (the first when none is given), of its first
+    ``MAX_PLACES``; ``InvalidPage`` for a number that is not one of its pages. The page
+    reads its ``per_page`` entries and no more: the whole leaderboard, read on every view,
+    took 1.3-1.6 s at 20,000 entries to draw 50 rows. The spread is one count per number of
+    moves, and their sum the number ranked."""
     counts = ranked(daily.entries.all()).values("moves").annotate(n=Count("pk")).order_by("moves")
     move_counts = {row["moves"]: row["n"] for row in counts}
-    rows = _Ranking(daily, length=sum(move_counts.values()), watchable=not daily.is_live(now))
-    return RankingPage(Paginator(rows, per_page).get_page(number), move_counts)
+    listed = min(sum(move_counts.values()), MAX_PLACES)
+    rows = _Ranking(daily, length=listed, watchable=not daily.is_live(now))
+    return RankingPage(Paginator(rows, per_page).page(number or 1), move_counts)
 
 
 def place_of(entry: Entry) -> int:

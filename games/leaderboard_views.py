@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+from django.core.paginator import InvalidPage
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
@@ -27,9 +28,12 @@ def daily_leaderboard(request: HttpRequest, date: dt.date, slug: str) -> HttpRes
     daily = visible_daily(slug=rules_or_404(slug).slug, date=date, now=now)
     if daily is None:
         raise Http404(NOT_OUT)
-    standings = leaderboard.ranking_page(
-        daily, request.GET.get("page"), per_page=ROWS_PER_PAGE, now=now
-    )
+    try:
+        standings = leaderboard.ranking_page(
+            daily, request.GET.get("page"), per_page=ROWS_PER_PAGE, now=now
+        )
+    except InvalidPage as error:  # past the end, or not a number: it served the last page
+        raise Http404("This leaderboard has no such page.") from error
     page = standings.page
     player = known_player(request)
     mine = leaderboard.own_standing(daily, player, now=now)
