@@ -14,7 +14,8 @@ from datetime import datetime
 from typing import Any
 
 from games import leaderboard, move_sql
-from games.models import DealVerdict, Game
+from games.daily import daily_games
+from games.models import Daily, DealVerdict, Game
 from games.players import prefers_four_colour
 from games.presentation import (
     Replay,
@@ -244,7 +245,24 @@ def _daily_ending(game: Game, now: datetime) -> dict[str, object]:
         ranked=bool(row and row.ranked),
         players=players,
         held=row.entry.flag_reason if row and row.entry.flagged else "",
+        following=_next_daily(game, daily),
     )
+
+
+def _next_daily(game: Game, daily: Daily) -> str | None:
+    """The game of the next daily of ``daily``'s day the player has not won, after
+    ``game``'s in the day's order: the one after it among all games led to a day without it
+    (after Archway's, Castles in Spain's: a 404; a player's pass)."""
+    prepared = set(Daily.objects.filter(date=daily.date).values_list("slug", flat=True))
+    day = [slug for slug in daily_games(daily.date) if slug in prepared]
+    won = set(
+        Game.objects.filter(
+            owner_id=game.owner_id, daily__date=daily.date, status=Game.Status.WON
+        ).values_list("slug", flat=True)
+    )
+    at = day.index(game.slug) if game.slug in day else -1
+    later = day[at + 1 :] + day[: at + 1]
+    return next((slug for slug in later if slug not in won), None)
 
 
 def _clock(game: Game, now: datetime) -> dict[str, int] | None:

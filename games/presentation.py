@@ -797,13 +797,12 @@ def daily_ending(
     ranked: bool,
     players: int,
     held: str = "",
+    following: str | None = None,
 ) -> dict[str, object]:
     """What a daily win of ``slug`` in ``moves`` shows: moves against par, the player's place
     among the day's ``players`` ranked winners (``rank``, or where an unranked win would
-    place), why a moderator holds it (``held``: its flag's reason) and the next game's daily
-    of that day."""
-    slugs = list(GAMES)
-    following = GAMES[slugs[(slugs.index(slug) + 1) % len(slugs)]]
+    place), why a moderator holds it (``held``: its flag's reason) and the game whose daily
+    of that day comes next for the player (``following``; none when every one is won)."""
     over = moves - par
     return {
         "over_par": over,
@@ -812,7 +811,7 @@ def daily_ending(
         "ranked": ranked,
         "players": players,
         "held": held,
-        "next": {"slug": following.slug, "name": following.name},
+        "next": {"slug": following, "name": GAMES[following].name} if following else None,
     }
 
 

@@ -13,7 +13,8 @@ from django.template import Context, Template
 from django.test import Client
 from django.urls import reverse
 
-from games import services
+from games import daily as dailies
+from games import pages, services
 from games.models import Daily, Entry, Game, Player
 from games.presentation import for_people, move_words
 from games.rules import Board, Move, get_game
@@ -135,16 +136,49 @@ def status_of(page: str) -> str:
 def test_a_daily_win_shows_par_rank_leaderboard_and_the_next_daily(
     owner_client: Client, won_daily: Game
 ) -> None:
+    date = won_daily.daily.date  # type: ignore[union-attr]
+    Daily.objects.create(slug="streets-and-alleys", date=date, deal=3, par=60, solution="")
+
     status = status_of(owner_client.get(won_daily.get_absolute_url()).content.decode())
 
     assert f"<dd>{len(CITADEL_3)}</dd>" in status
     assert f"<dd>60 (+{len(CITADEL_3) - 60})</dd>" in status
     assert '<dd data-testid="daily-rank">2 of 2</dd>' in status
-    date = won_daily.daily.date  # type: ignore[union-attr]
     assert f'href="{reverse("games:daily_leaderboard", args=[date, "citadel"])}"' in status
     assert f'href="{reverse("games:daily_play", args=[date, "streets-and-alleys"])}"' in status
     assert "Next: Streets and Alleys daily" in status
     assert reverse("games:play", args=["citadel"]) not in status
+
+
+def test_a_daily_wins_next_daily_is_the_days_next_not_yet_won(
+    owner_client: Client, won_daily: Game, player: Player
+) -> None:
+    """After Archway's daily, "Next" led to Castles in Spain's, a game with no daily that
+    day: a 404 (a player's pass). It goes round the day's dailies, skipping those won."""
+    date = won_daily.daily.date  # type: ignore[union-attr]
+    day = dailies.daily_games(date)
+    of = {
+        slug: Daily.objects.get_or_create(
+            slug=slug, date=date, defaults={"deal": 3, "par": 60, "solution": ""}
+        )[0]
+        for slug in day
+    }
+    Game.objects.create(
+        slug="streets-and-alleys",
+        deal=3,
+        owner=player,
+        status=Game.Status.WON,
+        daily=of["streets-and-alleys"],
+    )
+    archway = Game.objects.create(
+        slug="archway", deal=3, owner=player, status=Game.Status.WON, daily=of["archway"]
+    )
+
+    status = status_of(owner_client.get(won_daily.get_absolute_url()).content.decode())
+    assert "Next: Fortress daily" in status  # Streets and Alleys' is won
+    assert day[-2] == "archway" and pages._next_daily(archway, of["archway"]) == day[-1]
+    of[day[-1]].delete()  # the family game's daily could not be prepared: none that day
+    assert pages._next_daily(archway, of["archway"]) == "beleaguered-castle"
 
 
 def test_an_unranked_daily_win_says_where_it_would_place(
