@@ -454,6 +454,36 @@ def test_a_320_px_phone_scrolls_no_leaderboard_or_win_panel_sideways(
     context.close()
 
 
+WORDS_CUT = """() => [...document.querySelectorAll(".ranking td.who")].flatMap(cell => {
+  const style = getComputedStyle(cell), context = document.createElement("canvas").getContext("2d");
+  context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+  const room = cell.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  const name = cell.firstChild.textContent;
+  return name.split(" ").filter(word => context.measureText(word).width > room + 0.5);
+})"""
+
+
+@pytest.mark.parametrize("width", [320, 375])
+def test_a_phones_leaderboard_breaks_no_name_or_time_mid_word(
+    dailies: Daily, browser: Browser, live_server: LiveServer, width: int
+) -> None:
+    """Every cell could break anywhere: "Dema nding Player", a time of "2:1 6" (a player's
+    pass)."""
+    Player.objects.filter(display_name="Rival 0").update(display_name="Demanding Player")
+    context = browser.new_context(viewport={"width": width, "height": 640}, is_mobile=True)
+    context.screen_name = f"{width}x640"  # type: ignore[attr-defined]
+    page = context.new_page()
+    page.goto(live_server.url + reverse("games:daily_leaderboard", args=[dailies.date, "citadel"]))
+
+    shoot(page, "leaderboard-names")
+    assert page.evaluate(WORDS_CUT) == []
+    times = page.locator(".ranking tbody td:nth-child(5)")
+    heights = {round(box["height"]) for box in (cell.bounding_box() for cell in times.all()) if box}
+    assert len(heights) == 1, f"a time on two lines: {heights}"
+    assert_no_sideways_scroll(page)
+    context.close()
+
+
 def test_archway_foundations_stay_put_as_piles_shrink(tab: Page, live_server: LiveServer) -> None:
     tab.goto(live_server.url + "/play/archway/3/?autoplay=0")
     found = tab.locator("#board .foundations")

@@ -586,9 +586,16 @@ def test_the_live_leaderboard_shows_the_row_but_no_replay_link(
     body = other_client.get(reverse("games:daily_leaderboard", args=[leader.daily.date, "citadel"]))
 
     assert body.status_code == 200
-    assert "<td>Ada<span" in body.text and f'<td class="num">{len(LINE)}</td>' in body.text
-    # On a phone, where the Undos and Hints columns do not fit, they show under the name.
-    assert '<span class="row-extra">0 undos, 0 hints</span>' in body.text
+    assert (
+        '<td class="who">Ada<span' in body.text and f'<td class="num">{len(LINE)}</td>' in body.text
+    )
+    # On a phone, where the Undos, Hints, Par and Replay columns do not fit, they show under
+    # the name.
+    over = len(LINE) - leader.daily.par
+    assert (
+        f'<span class="row-extra">0 undos, 0 hints, par +{over} · <span class="after-day">after'
+        in body.text
+    )
     assert str(leader.pk) not in body.text
     assert "replays open when it ends" in body.text
 
@@ -1134,7 +1141,7 @@ def test_one_result_draws_a_bar_not_the_whole_chart() -> None:
     assert len(bars) == 1 and bars[0]["w"] < int(str(width)) / 10
 
 
-ROW = re.compile(r'<td class="num">\(?(\d+)\)?</td><td>([^<]+)<')
+ROW = re.compile(r'<td class="num">\(?(\d+)\)?</td><td class="who">([^<]+)<')
 """A leaderboard row as drawn: its place (in brackets when unranked) and its player's name."""
 
 
@@ -1345,8 +1352,8 @@ def test_game_champions_count_only_ranked_wins(client: Client, db: None) -> None
 
     body = client.get(reverse("games:game_leaderboard", args=["citadel"])).text
 
-    assert "<td>Ada</td><td>2</td><td>2 days</td><td>8.0</td>" in body
-    assert "<td>Bob</td><td>1</td><td>1 day</td><td>1.0</td>" in body
+    assert '<td class="who">Ada</td><td>2</td><td>2 days</td><td>8.0</td>' in body
+    assert '<td class="who">Bob</td><td>1</td><td>1 day</td><td>1.0</td>' in body
     assert "Anon" not in body
 
 
@@ -1365,10 +1372,10 @@ def test_a_flood_of_champion_pages_counts_the_entries_once_a_minute(
     reads = [q["sql"] for q in queries if '"games_entry"' in q["sql"]]
 
     assert len(reads) == 1
-    assert all("<td>Ada</td><td>1</td>" in page for page in pages)
+    assert all('<td class="who">Ada</td><td>1</td>' in page for page in pages)
     later = Daily.objects.create(slug="citadel", date=DAY + dt.timedelta(days=1), deal=2, par=60)
     make_entry(later, ada, 62, 60, 0)
-    assert "<td>Ada</td><td>1</td>" in client.get(url).text  # counted a moment ago
+    assert '<td class="who">Ada</td><td>1</td>' in client.get(url).text  # counted a moment ago
 
     class AMinuteLater:
         @staticmethod
@@ -1376,7 +1383,7 @@ def test_a_flood_of_champion_pages_counts_the_entries_once_a_minute(
             return time.time() + leaderboard.CHAMPIONS_SECONDS + 1
 
     monkeypatch.setattr(locmem, "time", AMinuteLater)
-    assert "<td>Ada</td><td>2</td><td>2 days</td>" in client.get(url).text
+    assert '<td class="who">Ada</td><td>2</td><td>2 days</td>' in client.get(url).text
 
 
 def test_a_daily_link_of_a_game_without_a_daily_that_day_is_a_404(client: Client, db: None) -> None:

@@ -254,8 +254,8 @@ def test_the_leaderboard_par_column_reads_plus_minus(
     date = won_daily.daily.date  # type: ignore[union-attr]
     page = client.get(reverse("games:daily_leaderboard", args=[date, "citadel"])).content.decode()
 
-    assert '<td class="num">\N{MINUS SIGN}2</td>' in page
-    assert f'<td class="num">+{len(CITADEL_3) - 60}</td>' in page
+    assert '<td class="num extra">\N{MINUS SIGN}2</td>' in page
+    assert f'<td class="num extra">+{len(CITADEL_3) - 60}</td>' in page
     Entry.objects.filter(player__display_name="Rival").update(moves=60)
     page = client.get(reverse("games:daily_leaderboard", args=[date, "citadel"])).content.decode()
-    assert '<td class="num">±0</td>' in page
+    assert '<td class="num extra">±0</td>' in page
