@@ -466,6 +466,9 @@ def _analysis(
     return render(request, "games/analysis.html", context)
 
 
+SECRET_HEADING: Final = "Secret until the day ends"
+"""The heading of a refusal to show a live daily's game or record."""
+
 LIVE_RECORD: Final = (
     "A daily challenge game's record names its deal, which stays secret until the day ends "
     "(midnight UTC): its record is here then."
@@ -478,7 +481,8 @@ def record(request: HtmxHttpRequest, game_id: uuid.UUID) -> HttpResponse:
     if secret := _secret(request, game):
         return secret
     if not game.shows_deal:  # the player's own live daily: a record starts with its deal
-        return render(request, "games/error.html", {"message": LIVE_RECORD}, status=403)
+        context = {"message": LIVE_RECORD, "heading": SECRET_HEADING}
+        return render(request, "games/error.html", context, status=403)
     text = services.game_record(game).to_text()
     return HttpResponse(text, content_type="text/plain; charset=utf-8")
 
@@ -496,7 +500,8 @@ def _fragment(request: HtmxHttpRequest) -> bool:
 def _secret(request: HtmxHttpRequest, game: Game) -> HttpResponse | None:
     """A refusal when ``game`` is someone else's daily game whose day is still live."""
     if message := secrecy_refusal(game, session_player_id(request), now=timezone.now()):
-        return render(request, "games/error.html", {"message": message}, status=403)
+        context = {"message": message, "heading": SECRET_HEADING}
+        return render(request, "games/error.html", context, status=403)
     return None
 
 

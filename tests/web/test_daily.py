@@ -565,6 +565,8 @@ def test_copying_the_leaders_line_is_refused_while_the_day_is_live(
         assert response.status_code == 403, url
         assert "secret until the day ends" in response.text
         assert LINE[0] not in response.text and "f1:" not in response.text
+        # Not "That did not work": the secrecy is no fault (a player's pass).
+        assert "<h1>Secret until the day ends</h1>" in response.text, url
 
 
 def test_a_refused_move_on_the_leaders_game_does_not_show_its_position(
