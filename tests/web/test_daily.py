@@ -50,10 +50,12 @@ def win(
     at: dt.datetime,
     seconds_per_move: float = 1,
     line: list[str] = LINE,
+    autoplay: bool = False,
 ) -> Game:
-    """Play the known line on the player's daily game, a move every ``seconds_per_move``."""
-    Player.objects.filter(pk=player.pk).update(autoplay=False)
-    player.autoplay = False
+    """Play the known line on the player's daily game, a move every ``seconds_per_move``
+    (``autoplay``: the player's choice, which plays the safe moves the line leaves out)."""
+    Player.objects.filter(pk=player.pk).update(autoplay=autoplay)
+    player.autoplay = autoplay
     game = dailies.daily_start(player=player, daily=daily, now=at)
     for ply, move in enumerate(line, 1):
         services.game_play_move(

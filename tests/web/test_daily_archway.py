@@ -78,15 +78,7 @@ def test_a_copy_of_the_archway_dailys_hints_is_held(archway: Daily, member: Play
             now=NOON,
         ).game
     hinted = list(game.played_moves.filter(auto=False).values_list("notation", flat=True))
-    ranked = dailies.daily_start(player=member, daily=archway, now=NOON)
-    for step, notation in enumerate(hinted, 1):
-        services.game_play_move(
-            game_id=ranked.pk,
-            player_id=member.pk,
-            move=notation,
-            expected_ply=None,
-            now=NOON + dt.timedelta(seconds=step * 0.4),
-        )
+    win(member, archway, at=NOON, seconds_per_move=0.4, line=hinted, autoplay=True)
 
     entry = Entry.objects.get(player=member)
     assert entry.moves == archway.par and entry.hints == 0
