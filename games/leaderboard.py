@@ -279,16 +279,11 @@ page to the next. ``entry_rank_idx`` (daily first) serves it: a page reads its r
 index in order, with no sort."""
 
 
-def _ranked_entries(daily: Daily) -> QuerySet[Entry]:
-    return ranked(daily.entries.all()).select_related("player", "daily").order_by(*RANK_ORDER)
-
-
 def ranking(daily: Daily, *, now: dt.datetime) -> list[Standing]:
     """The daily's ranked entries: fewest moves, then play time, then earliest finish. All of
     them, each read: a page of the leaderboard asks ``ranking_page``."""
-    watchable = not daily.is_live(now)
-    entries = _ranked_entries(daily)
-    return [Standing(rank, entry, watchable) for rank, entry in enumerate(entries, 1)]
+    length = ranked(daily.entries.all()).count()
+    return list(_Ranking(daily, length=length, watchable=not daily.is_live(now)))
 
 
 class _Ranking(Sequence[Standing]):
@@ -297,7 +292,9 @@ class _Ranking(Sequence[Standing]):
     is given, not counted again."""
 
     def __init__(self, daily: Daily, *, length: int, watchable: bool) -> None:
-        self._entries, self._length, self._watchable = _ranked_entries(daily), length, watchable
+        entries = ranked(daily.entries.all()).select_related("player", "daily")
+        self._entries = entries.order_by(*RANK_ORDER)
+        self._length, self._watchable = length, watchable
 
     def __len__(self) -> int:
         return self._length

@@ -466,9 +466,6 @@ def _analysis(
     return render(request, "games/analysis.html", context)
 
 
-SECRET_HEADING: Final = "Secret until the day ends"
-"""The heading of a refusal to show a live daily's game or record."""
-
 LIVE_RECORD: Final = (
     "A daily challenge game's record names its deal, which stays secret until the day ends "
     "(midnight UTC): its record is here then."
@@ -481,8 +478,7 @@ def record(request: HtmxHttpRequest, game_id: uuid.UUID) -> HttpResponse:
     if secret := _secret(request, game):
         return secret
     if not game.shows_deal:  # the player's own live daily: a record starts with its deal
-        context = {"message": LIVE_RECORD, "heading": SECRET_HEADING}
-        return render(request, "games/error.html", context, status=403)
+        return _kept_secret(request, LIVE_RECORD)
     text = services.game_record(game).to_text()
     return HttpResponse(text, content_type="text/plain; charset=utf-8")
 
@@ -500,9 +496,14 @@ def _fragment(request: HtmxHttpRequest) -> bool:
 def _secret(request: HtmxHttpRequest, game: Game) -> HttpResponse | None:
     """A refusal when ``game`` is someone else's daily game whose day is still live."""
     if message := secrecy_refusal(game, session_player_id(request), now=timezone.now()):
-        context = {"message": message, "heading": SECRET_HEADING}
-        return render(request, "games/error.html", context, status=403)
+        return _kept_secret(request, message)
     return None
+
+
+def _kept_secret(request: HtmxHttpRequest, message: str) -> HttpResponse:
+    """A live daily's game or record refused: no fault, so not "That did not work"."""
+    context = {"message": message, "heading": "Secret until the day ends"}
+    return render(request, "games/error.html", context, status=403)
 
 
 def _viewer(request: HtmxHttpRequest) -> dict[str, Any]:
