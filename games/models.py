@@ -63,6 +63,11 @@ class Player(models.Model):
     )
     autoplay = models.BooleanField(default=True, help_text="Send safe cards to foundations.")
     four_colour = models.BooleanField(default=False)
+    glide = models.BooleanField(
+        default=True,
+        help_text="Cards glide from pile to pile; off, each move shows at once (as with the"
+        " system's reduced motion).",
+    )
     new_deals = models.CharField(
         max_length=8,
         choices=DealChoice,

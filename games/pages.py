@@ -11,12 +11,14 @@ import functools
 import uuid
 from collections.abc import Collection
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
+
+from django.utils.functional import SimpleLazyObject
 
 from games import leaderboard, move_sql
 from games.daily import daily_games
 from games.models import Daily, DealVerdict, Game
-from games.players import prefers_four_colour
+from games.players import BoardLook, board_look
 from games.presentation import (
     Replay,
     board_view,
@@ -33,6 +35,13 @@ from games.services import IDLE_CAP, Outcome, at_opening, live_daily, takes_back
 
 Page = dict[str, Any]
 """A template context: what the game page's template and its partials read."""
+
+
+def viewers_look(viewer: uuid.UUID | None) -> BoardLook:
+    """The viewer's deck colours and card motion, read from its player only when a template
+    draws the board."""
+    return cast(BoardLook, SimpleLazyObject(functools.partial(board_look, viewer)))
+
 
 POLL_DELAYS = (2, 3, 5, 8, 13, 21, 30, 30, 30, 30, 30, 30)
 """Seconds before each next look at a pending verdict; then the page stops asking (the
@@ -69,8 +78,7 @@ def game_page(
         "board": board,
         "view": board_view(board, selected if owner else None, hint=hint, only=only),
         "owner": owner,
-        # Read from the viewer's player only when a template draws the board.
-        "four_colour": functools.partial(prefers_four_colour, viewer),
+        "look": viewers_look(viewer),
         "message": message,
         "error": bool(message) if error is None else error,
         "won": won,

@@ -40,6 +40,11 @@ class NameForm(forms.Form):
 class PreferencesForm(forms.Form):
     four_colour = forms.BooleanField(required=False, label="Four-colour deck")
     autoplay = forms.BooleanField(required=False, label="Auto-play safe cards")
+    glide = forms.BooleanField(
+        required=False,
+        label="Cards glide",
+        help_text="Off: each move shows at once, as with your system's reduced motion.",
+    )
 
 
 @rate_limited("signup", *limits.SIGNUP)
@@ -99,7 +104,11 @@ def profile(request: HttpRequest) -> HttpResponse:
     player = known or Player()  # a visitor's defaults, never saved
     name_form = NameForm(initial={"display_name": player.display_name})
     prefs_form = PreferencesForm(
-        initial={"four_colour": player.four_colour, "autoplay": player.autoplay}
+        initial={
+            "four_colour": player.four_colour,
+            "autoplay": player.autoplay,
+            "glide": player.glide,
+        }
     )
     if request.method == "POST" and "display_name" in request.POST:
         name_form = NameForm(request.POST)

@@ -12,6 +12,7 @@ import uuid
 from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
 from importlib import import_module
+from typing import NamedTuple
 
 from django.conf import settings
 from django.contrib.auth import SESSION_KEY as SESSION_AUTH_KEY
@@ -91,12 +92,20 @@ def known_player(request: HttpRequest) -> Player | None:
     return player
 
 
-def prefers_four_colour(player_id: uuid.UUID | None) -> bool:
-    """Whether the player draws the deck in four colours (a preference kept on the player,
-    so it follows an account to every browser)."""
+class BoardLook(NamedTuple):
+    """How a player's board is drawn: kept on the player, so it follows an account to every
+    browser."""
+
+    four_colour: bool = False
+    glide: bool = True
+
+
+def board_look(player_id: uuid.UUID | None) -> BoardLook:
+    """The player's deck colours and card motion (a visitor's: the defaults)."""
     if player_id is None:
-        return False
-    return bool(Player.objects.filter(pk=player_id).values_list("four_colour", flat=True).first())
+        return BoardLook()
+    row = Player.objects.filter(pk=player_id).values_list("four_colour", "glide").first()
+    return BoardLook(*row) if row else BoardLook()
 
 
 MAX_ACCOUNT_SESSIONS = 50
@@ -197,12 +206,15 @@ def player_set_name(*, player: Player, name: str) -> Player:
     return player
 
 
-def player_set_preferences(*, player: Player, four_colour: bool, autoplay: bool) -> Player:
-    """The deck's colours and whether new games start with auto-play on."""
-    player.four_colour, player.autoplay = four_colour, autoplay
+def player_set_preferences(
+    *, player: Player, four_colour: bool, autoplay: bool, glide: bool
+) -> Player:
+    """The deck's colours, whether new games start with auto-play on, and whether cards
+    glide."""
+    player.four_colour, player.autoplay, player.glide = four_colour, autoplay, glide
     with transaction.atomic():
         hold(player)
-        player.save(update_fields=["four_colour", "autoplay"])
+        player.save(update_fields=["four_colour", "autoplay", "glide"])
     return player
 
 

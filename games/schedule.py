@@ -65,7 +65,7 @@ left for them, and then New game deals another difficulty's. Every New game uses
 deal up and the worker pools another: without a bound the pools grew as fast as players
 pressed New game (200,000 rows made New game ten times slower before its queries were made
 to read a few rows; the bound keeps the table, and the fill and prune queries, small)."""
-PREFERENCES = ("autoplay", "four_colour", "new_deals")
+PREFERENCES = ("autoplay", "four_colour", "glide", "new_deals")
 """A player's preferences (``players.player_set_preferences``, ``pools``): a player who
 changed one is kept until its session ends, even without a game."""
 PRUNE_BATCH = 500

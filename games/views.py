@@ -264,6 +264,7 @@ def replay(request: HtmxHttpRequest, game_id: uuid.UUID) -> HttpResponse:
         "said": replay_said(listed, ply, len(line)),
         "owner": _owns(request, game),
         "fragment": _fragment(request),
+        "look": pages.viewers_look(session_player_id(request)),
     }
     template = "games/replay.html" + ("#replay" if context["fragment"] else "")
     return render(request, template, context)

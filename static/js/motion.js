@@ -9,7 +9,8 @@
  *
  * Animation is decoration only: the page is already in its new state, the moving copies
  * ("ghosts") ignore the pointer, and any click or key finishes them at once, so the next
- * click always lands. prefers-reduced-motion turns it all off.
+ * click always lands. prefers-reduced-motion turns it all off, and so does the player's own
+ * preference (the board's "still" class: Profile, "Cards glide").
  */
 (function () {
   "use strict";
@@ -24,7 +25,8 @@
   var animations = [];
 
   function enabled() {
-    return !reduced.matches && typeof Element.prototype.animate === "function";
+    return !reduced.matches && !document.querySelector("#board.still") &&
+      typeof Element.prototype.animate === "function";
   }
 
 

@@ -496,7 +496,7 @@ def test_a_drop_on_an_illegal_pile_returns_the_card_and_says_why(
     expect(top_card(page, "t6")).to_have_accessible_name("Nine of clubs, top of right pile 2")
     expect(page.locator("#board .lifted")).to_have_count(0)
     expect(page.locator("#move-count")).to_have_text("0")
-    assert stored(Game.objects.get()) == []
+    assert stored(Game.objects.get()) == [("t7-f3", True)]  # played, then taken back
 
 
 @pytest.mark.parametrize("latency", [0, 80], ids=["localhost", "latency-80ms"])
@@ -726,6 +726,30 @@ def test_cards_glide_unless_motion_is_reduced(
     expect(page.locator("#board .arriving")).to_have_count(0)
 
 
+def test_cards_stay_still_for_a_player_who_turned_glide_off(
+    page: Page, live_server: LiveServer, watch: Watch
+) -> None:
+    """The profile's "Cards glide", unticked: moves and undos show at once, as with the
+    system's reduced motion, on a browser that asks for motion."""
+    page.emulate_media(reduced_motion="no-preference")
+    start(page, live_server, watch, "/play/beleaguered-castle/1/?autoplay=0")
+    page.goto(live_server.url + "/me/")
+    page.get_by_label("Cards glide").uncheck()
+    page.get_by_role("button", name="Save preferences").click()
+    expect(page.get_by_text("Your preferences are saved.")).to_be_visible()
+    page.goto(live_server.url + Game.objects.get().get_absolute_url())
+    page.evaluate(GHOSTS)
+
+    page.mouse.dblclick(*centre(page, "t7"))
+    expect(page.locator("#move-count")).to_have_text("1")
+    page.get_by_role("button", name="Undo").click()
+    expect(page.locator("#move-count")).to_have_text("0")
+
+    assert page.evaluate("window.ghosts") == 0
+    assert page.evaluate("window.glides") == 0
+    assert stored(Game.objects.get()) == [("t7-f3", True)]  # played, then taken back
+
+
 @pytest.mark.parametrize("latency", [0, 80], ids=["localhost", "latency-80ms"])
 def test_a_move_sets_off_at_the_click_and_lands_where_its_answer_puts_it(
     page: Page, live_server: LiveServer, watch: Watch, hold: Hold, latency: int
@@ -769,7 +793,7 @@ def test_a_move_that_gets_no_answer_goes_back_to_its_pile(
     expect(top_card(page, "t3")).to_have_accessible_name("Eight of clubs, top of left pile 3")
     expect(page.locator("#move-count")).to_have_text("0")
     page.unroute("**/moves")
-    assert stored(Game.objects.get()) == []
+    assert stored(Game.objects.get()) == [("t7-f3", True)]  # played, then taken back
     assert page.url == url and watch.navigations == []
 
     # The card was put down: trying again is the same two clicks (a player's pass found the

@@ -1,4 +1,5 @@
 import html
+import re
 from datetime import timedelta
 from pathlib import Path
 
@@ -477,7 +478,9 @@ def test_statistics_without_a_game_played_say_so(owner_client: Client, game: Gam
 
 
 def test_the_four_colour_preference_colours_the_board(owner_client: Client, game: Game) -> None:
-    owner_client.post(reverse("games:profile"), {"four_colour": "on", "autoplay": "on"})
+    owner_client.post(
+        reverse("games:profile"), {"four_colour": "on", "autoplay": "on", "glide": "on"}
+    )
 
     assert (
         'class="board wings beleaguered-castle four"'
@@ -489,7 +492,7 @@ def test_the_four_colour_preference_follows_the_player_to_another_browser(
     client_for, player: Player, game: Game
 ) -> None:
     """The preference lives on the player, not in the session that set it."""
-    player_set_preferences(player=player, four_colour=True, autoplay=True)
+    player_set_preferences(player=player, four_colour=True, autoplay=True, glide=True)
 
     body = client_for(player).get(game.get_absolute_url()).text
 
@@ -502,6 +505,36 @@ def test_the_four_colour_preference_is_the_viewers(other_client: Client, game: G
     body = other_client.get(game.get_absolute_url()).text
 
     assert 'class="board wings beleaguered-castle"' in body
+
+
+def test_the_four_colour_preference_colours_a_replay_too(owner_client: Client, game: Game) -> None:
+    Player.objects.filter(pk=game.owner_id).update(four_colour=True)
+
+    body = owner_client.get(reverse("games:replay", args=[game.pk])).text
+
+    assert 'class="board wings beleaguered-castle inert four"' in body
+
+
+def test_cards_glide_unless_the_player_turns_it_off(owner_client: Client, game: Game) -> None:
+    assert (
+        'class="board wings beleaguered-castle"' in owner_client.get(game.get_absolute_url()).text
+    )
+
+    owner_client.post(reverse("games:profile"), {"autoplay": "on"})
+
+    assert not Player.objects.get(pk=game.owner_id).glide
+    body = owner_client.get(game.get_absolute_url()).text
+    assert 'class="board wings beleaguered-castle still"' in body
+
+
+def test_the_profile_shows_the_glide_preference_as_saved(owner_client: Client, game: Game) -> None:
+    Player.objects.filter(pk=game.owner_id).update(glide=False)
+
+    body = owner_client.get(reverse("games:profile")).text
+
+    assert re.search(r'<input type="checkbox" name="glide" [^>]*id="id_glide"[^>]*>', body)
+    assert not re.search(r'name="glide"[^>]*checked', body)
+    assert re.search(r'name="autoplay"[^>]*checked', body)
 
 
 def test_a_game_opened_and_left_is_not_a_game_played(player: Player, now) -> None:
