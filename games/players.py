@@ -22,7 +22,7 @@ from django.contrib.sessions.models import Session
 from django.core.cache import caches
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Exists, F, OuterRef, Q
 from django.db.models.signals import post_save, pre_delete, pre_save
 from django.dispatch import receiver
 from django.http import HttpRequest
@@ -226,7 +226,16 @@ def player_adopt(*, anonymous_id: uuid.UUID | None, user: User) -> Player:
     one moves the anonymous games and daily entries to the account's player (for a daily
     both have a game of, the account's stands once played: ``_merge_dailies``) and drops the
     empty anonymous one. Daily wins whose day is over come flagged (``_held_after_the_day``).
+
+    Locks the anonymous player's games before the player, in the order a move takes them (its
+    game row, then its player's, which a daily win's entry refers to). Player first, a win in
+    another tab deadlocked with the log-in on PostgreSQL, and the winning move was lost to a
+    500 (a review). A move that read a game before it changed owner meets a new ``version``
+    and a conflict, rather than writing an entry for the player about to go.
     """
+    if anonymous_id:
+        games = Game.objects.select_for_update().filter(owner_id=anonymous_id).order_by("pk")
+        list(games.values_list("pk", flat=True))  # locked till the log-in commits
     anonymous = (
         Player.objects.select_for_update().filter(pk=anonymous_id, user=None).first()
         if anonymous_id
@@ -244,7 +253,7 @@ def player_adopt(*, anonymous_id: uuid.UUID | None, user: User) -> Player:
     if anonymous is not None and anonymous.pk != account.pk:
         _merge_dailies(anonymous, account)
         Entry.objects.filter(player=anonymous).update(player=account)
-        Game.objects.filter(owner=anonymous).update(owner=account)
+        Game.objects.filter(owner=anonymous).update(owner=account, version=F("version") + 1)
         if not account.display_name and anonymous.display_name:
             account.display_name, anonymous.display_name = anonymous.display_name, ""
             account.name_key, anonymous.name_key = anonymous.name_key, ""

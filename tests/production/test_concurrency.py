@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.db import connection, transaction
 from django.test import Client
 from django.urls import reverse
@@ -24,6 +25,7 @@ from django.urls import reverse
 from games import daily as dailies
 from games import services
 from games.models import Daily, Entry, Game, PlayedMove, Player
+from games.players import player_adopt
 from games.rules import GAMES, RulesError
 from games.rules.record import split_record
 from tools.loadtest import replay_problems
@@ -477,3 +479,78 @@ def test_analyse_requests_at_once_queue_one_task() -> None:
 
     assert statuses == [200] * 4
     assert DBTaskResult.objects.count() == 1
+
+
+# -- a log-in adopting an anonymous player's games while one of them is played -------------
+
+
+def held_at_its_win(monkeypatch: pytest.MonkeyPatch) -> tuple[threading.Event, threading.Event]:
+    """Pause a winning move between its game row's write and its entry: (reached, go on)."""
+    reached, go_on = threading.Event(), threading.Event()
+    record_win = services.record_win
+
+    def paused(*args: Any, **kwargs: Any) -> Any:
+        reached.set()
+        assert go_on.wait(20)
+        return record_win(*args, **kwargs)
+
+    monkeypatch.setattr(services, "record_win", paused)
+    return reached, go_on
+
+
+def test_a_log_in_while_a_daily_win_is_written_waits_for_it_and_takes_its_entry(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The win holds its game row when the log-in starts: the log-in waits for the win, then
+    moves the game and its entry to the account. It had locked the anonymous player first,
+    which the win's entry needs: a deadlock on PostgreSQL, and the winning move a 500."""
+    anonymous = Player.objects.create()
+    game, move = near_win(anonymous, todays_daily("citadel"))
+    account = Player.objects.create(user=User.objects.create_user("reader"))
+    reached, go_on = held_at_its_win(monkeypatch)
+    results: list[Any] = []
+    the_win = winning(game, move)
+    win = threading.Thread(target=lambda: results.extend(in_threads([the_win])))
+    win.start()
+    assert reached.wait(20)
+    log_in = threading.Thread(
+        target=lambda: results.extend(
+            in_threads([lambda: player_adopt(anonymous_id=anonymous.pk, user=account.user)])
+        )
+    )
+    log_in.start()
+    wait_for_lock_waiters(1)  # the log-in, queued behind the win's game row
+    go_on.set()
+    win.join(60)
+    log_in.join(60)
+
+    assert isinstance(results[0], services.Outcome), results
+    assert results[1] == account, results
+    assert Entry.objects.get().player == account
+    assert Game.objects.get().owner == account
+    assert not Player.objects.filter(pk=anonymous.pk).exists()
+    assert_consistent()
+
+
+def test_a_daily_win_sent_while_a_log_in_moves_its_game_conflicts_and_writes_nothing() -> None:
+    """The log-in holds the game when the win arrives: the win waits, then finds the game
+    moved on (to the account) and answers a conflict, as a move from a stale tab does. It
+    had written its entry for the anonymous player the log-in deleted: a foreign-key error
+    at the commit, and a 500."""
+    anonymous = Player.objects.create()
+    game, move = near_win(anonymous, todays_daily("citadel"))
+    account = Player.objects.create(user=User.objects.create_user("reader"))
+    results: list[Any] = []
+    the_win = winning(game, move)
+    with transaction.atomic():
+        player_adopt(anonymous_id=anonymous.pk, user=account.user)
+        win = threading.Thread(target=lambda: results.extend(in_threads([the_win])))
+        win.start()
+        wait_for_lock_waiters(1)
+    win.join(60)
+
+    assert isinstance(results[0], services.GameConflict), results
+    assert not Entry.objects.exists()
+    assert Game.objects.get().owner == account
+    assert Game.objects.get().status != Game.Status.WON
+    assert_consistent()
