@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from django.http import HttpRequest, HttpResponseBase
+from django.http import HttpRequest, HttpResponseBase, HttpResponseNotAllowed
 from django.utils.cache import has_vary_header, patch_cache_control
 
 
@@ -23,5 +23,26 @@ def private_when_personal(
         if not response.has_header("Cache-Control") and has_vary_header(response, "Cookie"):
             patch_cache_control(response, private=True)
         return response
+
+    return middleware
+
+
+ANSWERED = ("GET", "HEAD", "POST")
+"""The methods the site's pages answer (each view's own decorator narrows them)."""
+
+
+def methods_the_site_takes(
+    get_response: Callable[[HttpRequest], HttpResponseBase],
+) -> Callable[[HttpRequest], HttpResponseBase]:
+    """Answer 405 to a method that needs a CSRF token and no page takes (PUT, PATCH,
+    DELETE...), before the CSRF check: that check runs ahead of each view's own, and told a
+    client without a token that its form had expired, a 403 where the method was the fault
+    (an attacker's pass). The safe methods (OPTIONS, TRACE) pass to the views, which answer
+    them."""
+
+    def middleware(request: HttpRequest) -> HttpResponseBase:
+        if request.method not in (*ANSWERED, "OPTIONS", "TRACE"):
+            return HttpResponseNotAllowed(ANSWERED)
+        return get_response(request)
 
     return middleware

@@ -108,6 +108,7 @@ MIDDLEWARE = [
     "django.middleware.gzip.GZipMiddleware",  # pages and move answers; BREACH-padded
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "castle_site.middleware.private_when_personal",  # sees the session's Vary: Cookie
+    "castle_site.middleware.methods_the_site_takes",  # before the CSRF check's 403
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",

@@ -441,3 +441,26 @@ def test_the_verdict_badge_reads_any_poll_count_without_a_500(
 
     assert client.get(url, {"poll": poll}).status_code == 200
     assert client.head(url).status_code == 200
+
+
+@pytest.mark.parametrize("method", ["put", "patch", "delete"])
+def test_a_method_no_page_takes_is_refused_as_such_not_as_a_stale_form(
+    game: Game, method: str
+) -> None:
+    """With no CSRF token, PUT, PATCH and DELETE were told "This page's form has expired" (a
+    403 from the CSRF check, which runs before each view's own method check)."""
+    client = Client(enforce_csrf_checks=True)
+    urls = [
+        reverse("games:home"),
+        reverse("games:move", args=[game.pk]),
+        reverse("games:undo", args=[game.pk]),
+        reverse("games:login"),
+        game.get_absolute_url(),
+    ]
+    for url in urls:
+        response = getattr(client, method)(url, "move=t7-f")
+
+        assert response.status_code == 405, (url, response.status_code)
+        assert response["Allow"] == "GET, HEAD, POST"
+    assert game.played_moves.count() == 0
+    assert Player.objects.count() == 1
