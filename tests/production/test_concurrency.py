@@ -23,7 +23,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games import daily as dailies
-from games import services
+from games import leaderboard, services
 from games.models import Daily, Entry, Game, PlayedMove, Player
 from games.players import player_adopt
 from games.rules import GAMES, RulesError
@@ -487,7 +487,7 @@ def test_analyse_requests_at_once_queue_one_task() -> None:
 def held_at_its_win(monkeypatch: pytest.MonkeyPatch) -> tuple[threading.Event, threading.Event]:
     """Pause a winning move between its game row's write and its entry: (reached, go on)."""
     reached, go_on = threading.Event(), threading.Event()
-    record_win = services.record_win
+    record_win = leaderboard.record_win
 
     def paused(*args: Any, **kwargs: Any) -> Any:
         reached.set()
@@ -506,7 +506,8 @@ def test_a_log_in_while_a_daily_win_is_written_waits_for_it_and_takes_its_entry(
     which the win's entry needs: a deadlock on PostgreSQL, and the winning move a 500."""
     anonymous = Player.objects.create()
     game, move = near_win(anonymous, todays_daily("citadel"))
-    account = Player.objects.create(user=User.objects.create_user("reader"))
+    user = User.objects.create_user("reader")
+    account = Player.objects.create(user=user)
     reached, go_on = held_at_its_win(monkeypatch)
     results: list[Any] = []
     the_win = winning(game, move)
@@ -515,7 +516,7 @@ def test_a_log_in_while_a_daily_win_is_written_waits_for_it_and_takes_its_entry(
     assert reached.wait(20)
     log_in = threading.Thread(
         target=lambda: results.extend(
-            in_threads([lambda: player_adopt(anonymous_id=anonymous.pk, user=account.user)])
+            in_threads([lambda: player_adopt(anonymous_id=anonymous.pk, user=user)])
         )
     )
     log_in.start()
@@ -539,11 +540,12 @@ def test_a_daily_win_sent_while_a_log_in_moves_its_game_conflicts_and_writes_not
     at the commit, and a 500."""
     anonymous = Player.objects.create()
     game, move = near_win(anonymous, todays_daily("citadel"))
-    account = Player.objects.create(user=User.objects.create_user("reader"))
+    user = User.objects.create_user("reader")
+    account = Player.objects.create(user=user)
     results: list[Any] = []
     the_win = winning(game, move)
     with transaction.atomic():
-        player_adopt(anonymous_id=anonymous.pk, user=account.user)
+        player_adopt(anonymous_id=anonymous.pk, user=user)
         win = threading.Thread(target=lambda: results.extend(in_threads([the_win])))
         win.start()
         wait_for_lock_waiters(1)
