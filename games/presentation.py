@@ -631,12 +631,10 @@ def describe_outcome(
         return ""
     rules = replayed.board.rules
     own = len(moves) - automatic
-    if back:
-        said = [
-            f"{moved_words(c, m)} to {where(rules, m.source)}"
-            for c, m in zip(cards, moves, strict=True)
-        ]
-        sentence = f"Taken back: {said[0]}." if own else ""
+    if back:  # the move as it was said when played, then where its cards are again
+        first = moves[0]
+        said = f"{moved_words(cards[0], first)} to {where(rules, first.target)}"
+        sentence = f"Taken back: {said}; back on {where(rules, first.source)}." if own else ""
         if automatic:
             sentence += f" Auto-play taken back: {auto_words(cards[own:])}."
         return sentence.strip()

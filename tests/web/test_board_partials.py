@@ -270,8 +270,8 @@ def test_undo_says_what_it_took_back(owner_client: Client, start_game, stored_mo
     response = owner_client.post(reverse("games:undo", args=[game.pk]), {"ply": 3}, headers=HX)
 
     assert (
-        "Taken back: Ten of clubs to right pile 4. Auto-play taken back: three and four of hearts."
-        in (response.text)
+        "Taken back: Ten of clubs to left pile 4; back on right pile 4. Auto-play taken back:"
+        " three and four of hearts." in (response.text)
     )
     assert '<div id="play" hidden data-ply="0" data-back>' in response.text
     assert [move[:2] for move in played(response.text)] == [
