@@ -633,8 +633,8 @@ def describe_outcome(
     own = len(moves) - automatic
     if back:  # the move as it was said when played, then where its cards are again
         first = moves[0]
-        said = f"{moved_words(cards[0], first)} to {where(rules, first.target)}"
-        sentence = f"Taken back: {said}; back on {where(rules, first.source)}." if own else ""
+        taken = f"{moved_words(cards[0], first)} to {where(rules, first.target)}"
+        sentence = f"Taken back: {taken}; back on {where(rules, first.source)}." if own else ""
         if automatic:
             sentence += f" Auto-play taken back: {auto_words(cards[own:])}."
         return sentence.strip()
