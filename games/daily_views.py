@@ -65,6 +65,7 @@ def _day(request: HttpRequest, date: dt.date) -> HttpResponse:
         "until_next": tomorrow - now,
         "min_gap_ms": int(leaderboard.min_human_gap().total_seconds() * 1000),
         "min_pace_ms": int(leaderboard.min_human_pace().total_seconds() * 1000),
+        "min_spread": round(leaderboard.min_human_spread() * 100),
         "min_copied": leaderboard.MIN_COPIED,
         "copied_share": round(100 * leaderboard.COPIED_SHARE),
         "followed_share": round(100 * leaderboard.FOLLOWED_SHARE),

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
+import statistics
 import uuid
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
@@ -46,8 +47,22 @@ def min_human_pace() -> dt.timedelta:
     return dt.timedelta(milliseconds=settings.DAILY_MIN_HUMAN_PACE_MS)
 
 
+def min_human_spread() -> float:
+    """The speed rule's steadiness (``DAILY_MIN_HUMAN_SPREAD``, default 0.1): a win whose
+    gaps between player-made moves vary by less than this share of their mean (their
+    standard deviation over their mean) is flagged. A script sending a line found offline
+    (the live deal is on every visitor's screen) at 0.36 s a move, each gap within a few
+    milliseconds of the last, ranked 1st at 2 under par (an attacker's pass). A person
+    answers an obvious move in a few hundred milliseconds and thinks for seconds over
+    another: their gaps vary by more than their mean. A script that varies its pace passes;
+    this takes away only the easiest way through."""
+    return float(settings.DAILY_MIN_HUMAN_SPREAD)
+
+
 MIN_GAPS = 10
 """Gaps needed before the speed rule judges (a short game says too little)."""
+STEADY_GAPS = 20
+"""Gaps needed before the steadiness is judged: a person's short burst can be even."""
 
 
 # -- recording wins -----------------------------------------------------------------------
@@ -76,7 +91,21 @@ def too_fast(game: Game, now: dt.datetime | None = None) -> str:
             f"moves faster than a person plays: a mean gap of {_ms(mean)} between player "
             f"moves (under {_ms(pace)}) over {len(gaps)} gaps"
         )
+    spread, least = _spread(gaps), min_human_spread()
+    if len(gaps) >= STEADY_GAPS and spread < least:
+        return (
+            f"moves at a machine's steady pace: {len(gaps)} gaps between player moves that "
+            f"vary by {spread:.0%} of their mean, {_ms(mean)} (a person's by {least:.0%} or "
+            "more)"
+        )
     return ""
+
+
+def _spread(gaps: list[dt.timedelta]) -> float:
+    """How much ``gaps`` vary: their standard deviation over their mean."""
+    seconds = [gap.total_seconds() for gap in gaps]
+    mean = statistics.fmean(seconds)
+    return statistics.pstdev(seconds) / mean if mean > 0 else 0.0
 
 
 def _ms(duration: dt.timedelta) -> str:

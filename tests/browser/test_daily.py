@@ -32,6 +32,7 @@ def test_win_todays_daily_and_find_your_row(
 ) -> None:
     # Playwright clicks faster than a person: the speed rule would flag this win.
     settings.DAILY_MIN_HUMAN_GAP_MS = settings.DAILY_MIN_HUMAN_PACE_MS = 0
+    settings.DAILY_MIN_HUMAN_SPREAD = 0
     page.goto(live_server.url + "/me/")
     page.get_by_label("Auto-play safe cards").uncheck()
     page.get_by_role("button", name="Save preferences").click()

@@ -43,6 +43,12 @@ def member(db: None) -> Player:
     return Player.objects.create(user=User.objects.create_user("ada"), display_name="Ada")
 
 
+PERSONS_PACE = (0.5, 1.6, 0.8, 1.1)
+"""A person's gaps between moves, as shares of their mean: an obvious move comes quickly,
+another after a thought (they vary by 41 % of their mean; the speed rule's steadiness
+flags under 10 %)."""
+
+
 def win(
     player: Player,
     daily: Daily,
@@ -51,19 +57,20 @@ def win(
     seconds_per_move: float = 1,
     line: list[str] = LINE,
     autoplay: bool = False,
+    steady: bool = False,
 ) -> Game:
-    """Play the known line on the player's daily game, a move every ``seconds_per_move``
-    (``autoplay``: the player's choice, which plays the safe moves the line leaves out)."""
+    """Play the known line on the player's daily game, a move every ``seconds_per_move`` on
+    average, at a person's uneven pace unless ``steady`` (``autoplay``: the player's choice,
+    which plays the safe moves the line leaves out)."""
     Player.objects.filter(pk=player.pk).update(autoplay=autoplay)
     player.autoplay = autoplay
     game = dailies.daily_start(player=player, daily=daily, now=at)
-    for ply, move in enumerate(line, 1):
+    pace = itertools.repeat(1.0) if steady else itertools.cycle(PERSONS_PACE)
+    played_at = at
+    for move, share in zip(line, pace, strict=False):
+        played_at += dt.timedelta(seconds=share * seconds_per_move)
         services.game_play_move(
-            game_id=game.pk,
-            player_id=player.pk,
-            move=move,
-            expected_ply=None,
-            now=at + dt.timedelta(seconds=ply * seconds_per_move),
+            game_id=game.pk, player_id=player.pk, move=move, expected_ply=None, now=played_at
         )
     game.refresh_from_db()
     return game
@@ -1068,11 +1075,12 @@ def test_the_gap_before_the_winning_move_counts(daily: Daily, member) -> None:
     sent its last move at once, uncounted (an attacker's pass)."""
     game = win(member, daily, at=NOON)
     moves = list(game.played_moves.filter(auto=False).order_by("ply"))
+    at = NOON
     for index, move in enumerate(moves[:-1]):
-        at = NOON + index * dt.timedelta(milliseconds=302)
+        at += dt.timedelta(milliseconds=202 if index % 2 else 402)  # 302 ms on average
         PlayedMove.objects.filter(pk=move.pk).update(played_at=at)
     PlayedMove.objects.filter(pk=moves[-1].pk).delete()  # not stored yet when judged
-    last = NOON + (len(moves) - 2) * dt.timedelta(milliseconds=302)
+    last = at  # at once
 
     assert leaderboard.too_fast(game) == ""
     assert "a mean gap of" in leaderboard.too_fast(game, last)
@@ -1080,6 +1088,47 @@ def test_the_gap_before_the_winning_move_counts(daily: Daily, member) -> None:
 
 def test_a_person_playing_at_human_speed_is_not_flagged(daily: Daily, member) -> None:
     win(member, daily, at=NOON, seconds_per_move=0.4)
+
+    assert not Entry.objects.get().flagged
+
+
+def test_a_script_at_a_steady_pace_is_flagged(daily: Daily, member) -> None:
+    """The attack: a line found offline (the deal is on every visitor's screen), sent a
+    move every 0.36 s, ranked 1st. Each gap was within a few milliseconds of the last."""
+    win(member, daily, at=NOON, seconds_per_move=0.36, steady=True)
+
+    entry = Entry.objects.get()
+    assert entry.flagged
+    assert entry.flag_reason == (
+        f"moves at a machine's steady pace: {len(LINE) - 1} gaps between player moves that"
+        " vary by 0% of their mean, 360 ms (a person's by 10% or more)"
+    )
+    assert list(leaderboard.ranking(daily, now=NOON)) == []
+
+
+def test_a_script_with_a_few_milliseconds_of_jitter_is_flagged_too(daily: Daily, member) -> None:
+    game = win(member, daily, at=NOON, seconds_per_move=0.36, steady=True)
+    at = NOON
+    for index, move in enumerate(game.played_moves.order_by("ply")):
+        at += dt.timedelta(milliseconds=360 + (index * 37) % 50 - 25)  # 335-384 ms
+        PlayedMove.objects.filter(pk=move.pk).update(played_at=at)
+
+    assert "steady pace" in leaderboard.too_fast(game)
+
+
+def test_a_short_even_burst_is_not_judged_steady(daily: Daily, member) -> None:
+    """A person's run of obvious moves can be even; the steadiness needs 20 gaps."""
+    game = win(member, daily, at=NOON, line=LINE[:20], seconds_per_move=0.5, steady=True)
+
+    assert game.status != Game.Status.WON
+    assert leaderboard.too_fast(game) == ""
+    assert leaderboard.too_fast(game, NOON + dt.timedelta(seconds=10.5)) != ""
+
+
+def test_the_steadiness_check_can_be_turned_off(daily: Daily, member, settings) -> None:
+    settings.DAILY_MIN_HUMAN_SPREAD = 0
+
+    win(member, daily, at=NOON, seconds_per_move=0.36, steady=True)
 
     assert not Entry.objects.get().flagged
 
