@@ -23,10 +23,16 @@ class GameStats:
     fastest: timedelta | None = None
     results: list[bool] = field(default_factory=list)
     """Oldest first: one entry per finished or abandoned game (the recent ones)."""
+    in_progress: bool = False
+    """Whether the newest game played is still open: played, but neither won nor lost."""
 
     @property
-    def win_rate(self) -> float:
-        return self.won / self.played if self.played else 0.0
+    def win_percent(self) -> int | None:
+        """Wins among the games decided (the open newest one aside), in whole percent;
+        None before one is. An open game read as a loss: "Played 1, Won 0, Win rate 0 %"
+        for a game four moves in (a player's pass)."""
+        decided = self.played - self.in_progress
+        return round(100 * self.won / decided) if decided else None
 
 
 def player_stats(player: Player, *, recent: int = 40) -> list[GameStats]:
@@ -51,7 +57,8 @@ def player_stats(player: Player, *, recent: int = 40) -> list[GameStats]:
         entry.played += 1
         won = status == Game.Status.WON
         if not won and index == last_index[slug]:
-            continue  # the newest game is still open
+            entry.in_progress = True  # the newest game is still open
+            continue
         entry.results.append(won)
         if won:
             entry.won += 1

@@ -440,7 +440,7 @@ def test_statistics_figures(player: Player, now) -> None:
 
     stats = {s.slug: s for s in player_stats(player)}["citadel"]
 
-    assert (stats.played, stats.won) == (5, 3)
+    assert (stats.played, stats.won, stats.in_progress, stats.win_percent) == (5, 3, True, 75)
     assert (stats.current_streak, stats.best_streak) == (1, 2)
     assert (stats.fewest_moves, stats.fastest) == (80, timedelta(seconds=200))
     assert stats.results == [True, True, False, True]
@@ -535,6 +535,18 @@ def test_the_profile_shows_the_glide_preference_as_saved(owner_client: Client, g
     assert re.search(r'<input type="checkbox" name="glide" [^>]*id="id_glide"[^>]*>', body)
     assert not re.search(r'name="glide"[^>]*checked', body)
     assert re.search(r'name="autoplay"[^>]*checked', body)
+
+
+def test_a_game_in_progress_is_no_loss_on_the_statistics_page(
+    owner_client: Client, start_game
+) -> None:
+    """Four moves into a first game, the page read "Played 1, Won 0, Win rate 0%"."""
+    played(start_game("citadel", 3))
+
+    row = owner_client.get(reverse("games:stats")).text.split('<tr data-game="citadel">')[1]
+
+    assert '<td class="num" data-label="Played">1 <small>(1 in progress)</small></td>' in row
+    assert '<td class="num" data-label="Win rate">–</td>' in row
 
 
 def test_a_game_opened_and_left_is_not_a_game_played(player: Player, now) -> None:
