@@ -26,6 +26,7 @@ from games.presentation import (
     daily_ending,
     describe_outcome,
     hint_message,
+    opening_said,
     replay,
     touched_piles,
 )
@@ -68,6 +69,8 @@ def game_page(
     deal's verdict badge, which a refusal's page left out.
     """
     owner = viewer is not None and viewer == game.owner_id
+    if whole and owner and not message and not game.undos and _opened(game, board):
+        message, error = opening_said(board.ply), False  # a new game: nothing said yet
     won = board.is_won()
     # A won game is over: nothing to undo, redo or restart.
     can_undo, can_restart = takes_back(game, board) if owner and not won else (False, False)
@@ -99,6 +102,11 @@ def game_page(
     flags = [page[name] for name in ("can_undo", "can_redo", "can_restart", "won")]
     page["controls"] = "".join("1" if flag else "0" for flag in [*flags, game.autoplay])
     return page | verdict_badge(game) if whole else page
+
+
+def _opened(game: Game, board: Board) -> bool:
+    """Whether the game stands at an opening that auto-play played."""
+    return board.ply > 0 and at_opening(game, board)
 
 
 def proved_unwinnable(game: Game) -> bool:

@@ -650,6 +650,14 @@ def describe_outcome(
     return sentence.strip()
 
 
+def opening_said(count: int) -> str:
+    """What a game standing at its opening says of the moves on its counter, which the
+    deal's safe auto-play made: "Moves 5" on a new game, with nothing played, puzzled a
+    player (a player's pass). Every card moved counts, whoever moved it (RULES.md)."""
+    cards = "1 card" if count == 1 else f"{count} cards"
+    return f"Auto-play sent {cards} up from the deal: every card moved counts a move."
+
+
 AUTO_NAMED = 8
 """Auto-played cards the live region names one by one; a longer run (an auto-finish, a
 cascade of reserves) is said as a count, which a listener can take in."""

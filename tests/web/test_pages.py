@@ -99,6 +99,35 @@ def test_autoplay_parameter_starts_the_game_with_it_off_or_on(
     assert game.ply == (1 if autoplay else 0)
 
 
+def status_of(body: str) -> str:
+    found = re.search(r'<div id="status" class="status" role="status"[^>]*>(.*?)</div>', body, re.S)
+    assert found
+    return found[1]
+
+
+def test_a_new_game_says_what_the_moves_on_its_counter_are(client: Client, db: None) -> None:
+    """ "Moves 5" on a new game, with nothing played, puzzled a player: the opening's
+    auto-play made them, and every card moved counts."""
+    page = client.get("/play/fortress/8/", follow=True).text
+
+    assert '<b id="move-count">4</b>' in page
+    assert (
+        '<p class="message">Auto-play sent 4 cards up from the deal: every card moved counts'
+        " a move.</p>" in status_of(page)
+    )
+    game = Game.objects.get()
+    client.post(reverse("games:move", args=[game.pk]), {"move": "t1-t8", "ply": 4})
+    assert Game.objects.get().ply == 5
+    assert "Auto-play sent" not in status_of(client.get(game.get_absolute_url()).text)
+
+
+def test_a_new_game_without_an_opening_auto_play_says_nothing(client: Client, db: None) -> None:
+    page = client.get("/play/fortress/8/?autoplay=0", follow=True).text
+
+    assert '<b id="move-count">0</b>' in page
+    assert "Auto-play sent" not in status_of(page)
+
+
 @pytest.mark.parametrize(
     "url",
     [
