@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
+from games import leaderboard
 from games.models import Daily, DealVerdict, Entry, Game, PlayedMove, Player
 
 
@@ -87,15 +88,15 @@ class EntryAdmin(admin.ModelAdmin):
 
     @admin.action(description="Clear the flag (the entry ranks)")
     def clear_flag(self, request: HttpRequest, queryset: QuerySet[Entry]) -> None:
-        count = queryset.update(flagged=False)
+        count = leaderboard.entries_moderate(queryset, flagged=False)
         self.message_user(request, f"{count} entries cleared.")
 
     @admin.action(description="Hide from the leaderboard")
     def hide(self, request: HttpRequest, queryset: QuerySet[Entry]) -> None:
-        count = queryset.update(hidden=True)
+        count = leaderboard.entries_moderate(queryset, hidden=True)
         self.message_user(request, f"{count} entries hidden.")
 
     @admin.action(description="Show on the leaderboard again")
     def show(self, request: HttpRequest, queryset: QuerySet[Entry]) -> None:
-        count = queryset.update(hidden=False)
+        count = leaderboard.entries_moderate(queryset, hidden=False)
         self.message_user(request, f"{count} entries shown.")

@@ -44,8 +44,8 @@ def _day(request: HttpRequest, date: dt.date) -> HttpResponse:
     preparing = date == today and daily_request(date=date, now=now)
     prepared = {d.slug: d for d in Daily.objects.filter(date=date)}
     found = list(prepared.values())
-    winners = leaderboard.winners_by_daily(found)
-    status = leaderboard.player_status(known_player(request), found)
+    winners = leaderboard.winners_by_daily(found, now=now)
+    status = leaderboard.player_status(known_player(request), found, now=now)
     cards = [
         {
             "rules": rules,

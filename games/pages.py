@@ -252,7 +252,7 @@ def _daily_ending(game: Game, now: datetime) -> dict[str, object]:
     daily = game.daily
     assert daily is not None
     row = leaderboard.own_standing(daily, game.owner, now=now)
-    players = leaderboard.winners_by_daily([daily]).get(daily.pk, 0)
+    players = leaderboard.winners_by_daily([daily], now=now)[daily.pk]
     return daily_ending(
         game.slug,
         moves=game.ply,
