@@ -28,6 +28,7 @@ from django.dispatch import receiver
 from django.http import HttpRequest
 from django.utils import timezone
 
+from games import leaderboard
 from games.models import AccountSession, Entry, Game, PlayedMove, Player
 from games.names import looks_nameless, skeleton
 
@@ -243,6 +244,7 @@ def player_adopt(*, anonymous_id: uuid.UUID | None, user: User) -> Player:
     )
     if anonymous is not None:
         _held_after_the_day(anonymous, timezone.now())
+        _recount_when_claimed(anonymous)
     account = Player.objects.filter(user=user).first()
     if account is None:
         account = anonymous or Player()
@@ -261,6 +263,15 @@ def player_adopt(*, anonymous_id: uuid.UUID | None, user: User) -> Player:
             account.save(update_fields=["display_name", "name_key"])
         anonymous.delete()
     return account
+
+
+def _recount_when_claimed(anonymous: Player) -> None:
+    """The anonymous player's wins rank once an account holds them: their dailies' shared
+    counts are forgotten at the commit (``leaderboard.forget_counts``), or the winner's own
+    panel read "Your rank 1 of 0" until they went stale."""
+    claimed = list(anonymous.entries.values_list("daily_id", flat=True))
+    if claimed:
+        transaction.on_commit(lambda: leaderboard.forget_counts(claimed))
 
 
 CLAIMED_LATE = "won without an account and claimed by one after the day had ended"

@@ -17,6 +17,7 @@ from django.urls import reverse
 from games import leaderboard
 from games.admin import EntryAdmin
 from games.models import Daily, Entry, Player
+from games.players import player_adopt
 
 from .dailies import DAY, NOON, midnight, utc_now
 from .test_daily import _Messages, client_of, make_entry, win
@@ -179,6 +180,24 @@ def test_the_winners_own_page_counts_their_win_whatever_was_counted_before(
     page = client_of(ada).get(game.get_absolute_url()).text
 
     assert '<dd data-testid="daily-rank">3 of 4</dd>' in page
+
+
+def test_a_win_claimed_by_a_log_in_joins_the_counts_at_once(
+    client: Client, live: Daily, django_capture_on_commit_callbacks
+) -> None:
+    """An anonymous win ranks once an account holds it: its panel read "Your rank 1 of 0"
+    while the count made before the log-in was fresh."""
+    members(live, [(200, 60)])
+    client.get(reverse("games:daily_leaderboard", args=[live.date, "citadel"]))  # counted
+    anonymous = Player.objects.create()
+    game = win(anonymous, live, at=midnight())
+    user = User.objects.create_user("ada")
+
+    with django_capture_on_commit_callbacks(execute=True):
+        player_adopt(anonymous_id=anonymous.pk, user=user)
+    page = client_of(Player.objects.get(user=user)).get(game.get_absolute_url()).text
+
+    assert '<dd data-testid="daily-rank">1 of 2</dd>' in page
 
 
 def test_a_win_that_does_not_rank_forgets_no_counts(
