@@ -61,5 +61,5 @@ def game_leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
     return render(
         request,
         "games/game_leaderboard.html",
-        {"rules": rules, "sections": sections, "player": player},
+        {"rules": rules, "sections": sections, "anyone": any(sections.values()), "player": player},
     )

@@ -484,6 +484,36 @@ def test_a_phones_leaderboard_breaks_no_name_or_time_mid_word(
     context.close()
 
 
+@pytest.mark.parametrize("width", [320, 375])
+def test_a_phone_scrolls_no_champions_or_empty_leaderboard_sideways(
+    dailies: Daily, browser: Browser, live_server: LiveServer, width: int
+) -> None:
+    """A game's champions before anyone had won its daily: three tables, each headed by the
+    same four unbreakable headings and each saying "No daily wins yet.", made the page 465 px
+    wide at 375 px and 392 px at 320 (a player's pass). An empty board says so once; a full
+    one, and an empty daily's, fit too."""
+    context = browser.new_context(viewport={"width": width, "height": 640}, is_mobile=True)
+    context.screen_name = f"{width}x640"  # type: ignore[attr-defined]
+    page = context.new_page()
+
+    page.goto(live_server.url + reverse("games:game_leaderboard", args=["fortress"]))
+    shoot(page, "champions-empty")
+    assert_no_sideways_scroll(page)
+    expect(page.locator("main")).to_contain_text("No one has won a Fortress daily yet")
+    expect(page.locator("main table")).to_have_count(0)
+
+    page.goto(live_server.url + reverse("games:game_leaderboard", args=["citadel"]))
+    expect(page.get_by_role("cell", name="Rival 0")).to_have_count(3)
+    shoot(page, "champions")
+    assert_no_sideways_scroll(page)
+
+    page.goto(live_server.url + reverse("games:daily_leaderboard", args=[dailies.date, "fortress"]))
+    expect(page.get_by_text("No wins yet: be the first.")).to_be_visible()
+    shoot(page, "leaderboard-empty")
+    assert_no_sideways_scroll(page)
+    context.close()
+
+
 def test_archway_foundations_stay_put_as_piles_shrink(tab: Page, live_server: LiveServer) -> None:
     tab.goto(live_server.url + "/play/archway/3/?autoplay=0")
     found = tab.locator("#board .foundations")
