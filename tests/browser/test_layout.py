@@ -220,6 +220,41 @@ def test_every_board_fits_a_small_or_sideways_phone(
     context.close()
 
 
+# Each card whose index (its rank and suit) runs past the inside of its border, by more than
+# half a pixel, or whose suit the next card of its pile covers.
+INDEX_CUT = """() => [...document.querySelectorAll("#board .card")].flatMap(card => {
+  const box = card.getBoundingClientRect(), range = document.createRange();
+  range.selectNodeContents(card);
+  const index = range.getBoundingClientRect();
+  const suit = card.querySelector("i").getBoundingClientRect();
+  const edge = parseFloat(getComputedStyle(card).borderLeftWidth) - .5;
+  const next = card.nextElementSibling && card.nextElementSibling.getBoundingClientRect();
+  const covered = next && next.top < suit.bottom - 1 && next.bottom > suit.top + 1
+    && next.left < suit.right - 1 && next.right > suit.left + 1;
+  const out = Math.max(box.left + edge - index.left, index.right - (box.right - edge));
+  return out > 0 || covered ? [`${card.textContent} (${out.toFixed(1)} px out)`] : [];
+})"""
+
+
+def test_every_card_shows_its_rank_and_suit_whole_on_a_320_px_phone(
+    browser: Browser, live_server: LiveServer
+) -> None:
+    """Archway's thirteen reserves across 320 px are 21 px wide: a "10♣" (24 px of text) ran
+    past its card, its suit cut in half by the next reserve; the ten piles of Fortress and
+    others are 26 px wide, where a ten's suit ran over the card's edge (a player's pass)."""
+    context = browser.new_context(viewport={"width": 320, "height": 568}, is_mobile=True)
+    page = context.new_page()
+    cut = {}
+    for slug, url in BOARDS.items():
+        page.goto(live_server.url + url)
+        expect(page.locator("#board .card").first).to_be_visible()
+        if found := page.evaluate(INDEX_CUT):
+            cut[slug] = found
+    context.close()
+
+    assert not cut, f"indexes past their cards: {cut}"
+
+
 @pytest.mark.parametrize("name", LONG)
 def test_long_piles_fit_and_stay_legible(tab: Page, live_server: LiveServer, name: str) -> None:
     import_line(tab, live_server, name)
