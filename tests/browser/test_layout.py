@@ -933,6 +933,51 @@ def test_the_imports_choice_has_no_frame_of_its_own(tab: Page, live_server: Live
     assert tab.evaluate(style) == "none"
 
 
+# Where the hinted destination's "Hint" label stands (its middle, across) and the top card
+# it marks, from the label's used position in its pile (a pseudo-element has no box of its own).
+HINT_LABEL = """pile => {
+  const label = getComputedStyle(pile, "::before"), box = pile.getBoundingClientRect();
+  const card = pile.lastElementChild.getBoundingClientRect();
+  const width = parseFloat(label.width), shift = label.translate.split(" ")[0];
+  const left = box.left + pile.clientLeft + parseFloat(label.left)
+    + (shift.endsWith("%") ? parseFloat(shift) / 100 * width : parseFloat(shift) || 0);
+  return [left + width / 2, card.left, card.right];
+}"""
+
+
+@pytest.mark.parametrize("size", ["1280x800", "1366x768", PHONE])
+def test_the_hint_label_stands_on_the_hinted_card(
+    browser: Browser, live_server: LiveServer, size: str
+) -> None:
+    """The label stood in the middle of its pile: on a right-hand pile (its cards from the
+    foundations outwards) that was near its top card by chance, on a left-hand one (its top
+    card outermost) it marked the card two or three along (a player's pass). The page Hint
+    leads to without JavaScript (``?hint=``) marks a move as the board script does."""
+    width, height = SCREENS[size]
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, java_script_enabled=False
+    )
+    context.screen_name = size  # type: ignore[attr-defined]
+    page = context.new_page()
+    page.goto(live_server.url + "/play/streets-and-alleys/3/?autoplay=0")
+    game = page.url.split("?")[0]
+    board = Board(get_game("streets-and-alleys"), 3)
+    for side in ("left", "right"):
+        piles = page.locator(f"#board .pile.{side}[data-pile]").evaluate_all(
+            "piles => piles.map(pile => pile.dataset.pile)"
+        )
+        move = next(m for m in board.legal_moves() if m.target in piles)
+        page.goto(f"{game}?hint={move.notation()}")
+        hinted = page.locator("#board .pile.hint-to")
+        expect(hinted).to_have_attribute("data-pile", move.target)
+        shoot(page, f"hint-label-{side}")
+
+        middle, left, right = hinted.evaluate(HINT_LABEL)
+
+        assert left <= middle <= right, f"{side}: the label at {middle}, the card {left}-{right}"
+    context.close()
+
+
 def test_a_hint_shows_its_card_and_destination_on_a_phone(
     browser: Browser, live_server: LiveServer
 ) -> None:
