@@ -912,6 +912,20 @@
 
   /* -- focus across answers ------------------------------------------------------------------ */
 
+  /* The focus a press of the pointer left on the board is let go at the first key that is
+     not the board's own (H, Z, U, Y): Chromium rings the focused element once any key is
+     pressed, and a card clicked a move ago stood ringed beside the hint's marks, a third
+     mark (a player's pass). The arrows, Enter, Space, Escape and Tab keep it: there the
+     player goes on from it by keyboard, and sees where. */
+  var pressed = false;
+  var BOARD_KEYS = /^(Arrow(Left|Right|Up|Down)|Enter| |Escape|Tab)$/;
+  board.addEventListener("pointerdown", function () { pressed = true; }, true);
+  document.addEventListener("keydown", function (event) {
+    var active = document.activeElement;
+    if (BOARD_KEYS.test(event.key)) pressed = false;
+    else if (pressed && active && board.contains(active)) active.blur();
+  }, true);
+
   function rememberFocus() {
     var active = document.activeElement;
     if (!active || active === document.body) return null;

@@ -89,6 +89,25 @@ def test_h_asks_for_a_hint_through_the_hint_button(page: Page, live_server: Live
     expect(page.locator("#move-count")).to_have_text("0")
 
 
+def test_a_card_clicked_shows_no_focus_ring_once_a_key_asks_for_a_hint(
+    page: Page, live_server: LiveServer
+) -> None:
+    """After a click on a card, H rang the focus on that card in pale blue, beside
+    the hint's cyan card and destination: the board seemed to mark three cards (a player's
+    pass). The arrows still show a keyboard player where the focus is."""
+    page.goto(live_server.url + "/play/beleaguered-castle/2/?autoplay=1")
+    card = page.locator('#board button[name="select"]').first
+    card.click()
+    expect(card).to_be_focused()
+
+    page.keyboard.press("h")
+
+    expect(page.locator("#board .card.hint-from")).to_have_count(1)
+    expect(page.locator("#board :focus-visible")).to_have_count(0)
+    page.keyboard.press("ArrowLeft")
+    expect(page.locator("#board .card:focus-visible")).to_have_count(1)
+
+
 def test_keys_typed_into_a_field_do_not_undo(page: Page, live_server: LiveServer) -> None:
     page.goto(live_server.url + "/play/beleaguered-castle/1/?autoplay=0")
     click_move(page, "t3-t6")
