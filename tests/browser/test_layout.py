@@ -688,6 +688,22 @@ def test_player_pages_fit(tab: Page, live_server: LiveServer, what: str) -> None
     assert_readable(tab, what)
 
 
+def test_the_replays_links_stand_apart(tab: Page, live_server: LiveServer) -> None:
+    """The replay's "Resume playing" and "Play this deal yourself" touched, one word space
+    apart (a player's pass): they stand as far apart as the win panel's actions do."""
+    tab.goto(live_server.url + "/play/citadel/3/?autoplay=0")
+    tab.goto(tab.url.split("?")[0] + "replay/?ply=0")
+    resume = tab.get_by_role("link", name="Resume playing").bounding_box()
+    deal = tab.get_by_role("link", name="Play this deal yourself").bounding_box()
+    assert resume is not None and deal is not None
+    shoot(tab, "replay-actions")
+
+    if abs(resume["y"] + resume["height"] / 2 - (deal["y"] + deal["height"] / 2)) < 2:
+        assert deal["x"] - (resume["x"] + resume["width"]) >= 12
+    else:
+        assert deal["y"] - (resume["y"] + resume["height"]) >= 6
+
+
 def test_a_replay_ends_where_its_content_does(tab: Page, live_server: LiveServer) -> None:
     """The move list's words for screen readers (absolutely placed) of moves scrolled out of
     it stretched the page: 1,500-1,750 px of blank page under the replay (a player's pass)."""
