@@ -898,6 +898,33 @@ def test_the_whole_deal_number_shows_beside_three_counters(
     assert not clipped, "the deal number runs past the title's edge"
 
 
+@pytest.mark.parametrize("slug", ["selective-castle", "chessboard", "archway"])
+def test_the_deal_number_stays_on_one_line_on_a_320_px_phone(
+    browser: Browser, live_server: LiveServer, slug: str
+) -> None:
+    """Beside three counters the number broke one digit short of its end: "deal
+    291346304691268925" then "3" alone on the next line (a player's pass)."""
+    context = browser.new_context(viewport={"width": 320, "height": 568})
+    context.screen_name = "320x568"  # type: ignore[attr-defined]
+    page = context.new_page()
+    page.goto(live_server.url + f"/play/{slug}/{DEAL}/?autoplay=0")
+    number = page.locator(".game > h1 small")
+    expect(number).to_contain_text(str(DEAL))
+    shoot(page, f"deal-number-320-{slug}")
+
+    lines = number.evaluate(
+        """small => {
+            const text = small.firstChild, range = document.createRange();
+            range.setStart(text, text.data.indexOf("deal ") + 5);
+            range.setEnd(text, text.data.length);
+            return new Set([...range.getClientRects()].map(r => Math.round(r.top))).size;
+        }"""
+    )
+    context.close()
+
+    assert lines == 1
+
+
 # What keyboard focus is on, and whether a player sees it there: the element itself shows
 # (at least 4 px each way, no transparent or hidden ancestor), or, for the phone menu's
 # checkbox (out of sight, its label is the button), its label shows with a focus ring.
