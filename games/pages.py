@@ -81,6 +81,9 @@ def game_page(
         "board": board,
         "view": board_view(board, selected if owner else None, hint=hint, only=only),
         "owner": owner,
+        # Whose game a visitor watches (a shared link): nothing on its board answers a click,
+        # and nothing said why (a player's pass). A won game's panel says it already.
+        "watching": game.owner.name if not owner and not won else "",
         "look": viewers_look(viewer),
         "message": message,
         "error": bool(message) if error is None else error,

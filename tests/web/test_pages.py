@@ -7,8 +7,12 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import escape
 
-from games.models import Game
+from games import services
+from games.daily import daily_start
+from games.models import Daily, Game, Player
 from games.rules import GAMES, MAX_DEAL
+
+from .dailies import LINE
 
 HX = {"HX-Request": "true"}
 
@@ -282,3 +286,70 @@ def test_htmx_restoring_a_page_from_its_history_gets_the_whole_page(
 
     assert response.content.decode().lstrip().startswith("<!doctype html>")
     assert "HX-History-Restore-Request" in response["Vary"]
+
+
+WATCHING = 'data-testid="watching"'
+
+
+def test_a_visitor_to_someone_elses_game_is_told_whose_it_is_and_where_to_go(
+    other_client: Client, player: Player, game: Game
+) -> None:
+    """A shared link showed the board, the moves and the clock, but a click did nothing and
+    nothing said why (a player's pass)."""
+    Player.objects.filter(pk=player.pk).update(display_name="Ada")
+
+    body = other_client.get(game.get_absolute_url()).text
+
+    replay = reverse("games:replay", args=[game.pk])
+    deal = reverse("games:play_deal", args=[game.slug, game.deal])
+    assert WATCHING in body
+    assert (
+        f'This is Ada\'s game: watch <a href="{replay}?ply=0">its replay</a>, or '
+        f'<a href="{deal}" rel="nofollow">play this deal yourself</a>.'
+    ) in body
+
+
+def test_the_owner_is_not_told_whose_game_it_is(owner_client: Client, game: Game) -> None:
+    assert WATCHING not in owner_client.get(game.get_absolute_url()).text
+
+
+def test_a_won_games_visitor_reads_its_win_panel_instead(
+    other_client: Client, player: Player, now: dt.datetime
+) -> None:
+    game = services.game_start(player=player, slug="citadel", deal=3, autoplay=False, now=now)
+    for move in LINE:
+        services.game_play_move(
+            game_id=game.pk, player_id=player.pk, move=move, expected_ply=None, now=now
+        )
+
+    body = other_client.get(game.get_absolute_url()).text
+
+    assert "<h2>Won</h2>" in body
+    assert WATCHING not in body
+
+
+def test_a_live_dailys_game_names_no_deal_to_its_owner_or_a_visitor(
+    owner_client: Client, other_client: Client, player: Player, live: Daily
+) -> None:
+    """Its owner plays it (no note); a visitor is refused the whole game, so no note names
+    its deal while the day is live."""
+    game = daily_start(player=player, daily=live, now=timezone.now())
+    deal = reverse("games:play_deal", args=[game.slug, live.deal])
+
+    mine = owner_client.get(game.get_absolute_url())
+    theirs = other_client.get(game.get_absolute_url())
+
+    assert mine.status_code == 200 and WATCHING not in mine.text
+    assert theirs.status_code == 403
+    assert WATCHING not in theirs.text and deal not in theirs.text
+
+
+def test_a_past_dailys_unfinished_game_offers_a_visitor_its_deal(
+    other_client: Client, player: Player, daily: Daily
+) -> None:
+    game = daily_start(player=player, daily=daily, now=timezone.now())
+
+    body = other_client.get(game.get_absolute_url()).text
+
+    assert WATCHING in body
+    assert reverse("games:play_deal", args=[game.slug, daily.deal]) in body
