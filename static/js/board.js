@@ -184,15 +184,15 @@
      (games.rules.Board.selected_move), so this script writes no move notation. */
   function moveTo(source, target) { return { select: source, to: target }; }
 
-  /* Home: the foundation that takes it, or let the server say why none does. Where two
-     take it (Archway's ascending and descending foundations of a suit), the one a hint
-     names for it, else none: the player chooses (the first of the two, sent blindly, lost a
-     deal whose hint named the other: a player's pass). */
+  /* Home: the foundation that takes it (one does: cardClick puts the card down otherwise).
+     Where two take it (Archway's ascending and descending foundations of a suit), the one a
+     hint names for it, else none: the player chooses (the first of the two, sent blindly,
+     lost a deal whose hint named the other: a player's pass). */
   function home(source) {
     var to = targetsOf(source).filter(function (name) {
       return kindOf(pileEl(name)) === "foundation";
     });
-    if (to.length < 2) return moveTo(source, to[0] || "f");
+    if (to.length < 2) return moveTo(source, to[0]);
     var from = board.querySelector(".hint-from");
     var hinted = board.querySelector(".hint-to");
     if (from && hinted && sourceOf(from) === source && to.indexOf(hinted.dataset.pile) >= 0) {
@@ -454,8 +454,18 @@
     var source = sourceOf(el);
     if (selection) {
       if (el === selection.card) {
-        /* Again on the card: home; a run goes home one card at a time, so it is put down. */
+        /* Again on the card: home; a run goes home one card at a time, so it is put down,
+           and so is a card no foundation takes (a request for it only came back refused,
+           "No foundation takes J♠" in red, where the player meant to put it down: a
+           player's pass). */
         if (selection.run.length > 1) { putDown(); return; }
+        if (!targetsOf(selection.source).some(function (name) {
+          return kindOf(pileEl(name)) === "foundation";
+        })) {
+          putDown();
+          say(labelOf(el) + " put down: no foundation takes it yet.", false);
+          return;
+        }
         var homeMove = home(selection.source);
         if (homeMove) send("moves", homeMove, glide(homeMove.to));
         else {

@@ -64,6 +64,31 @@ def test_clicking_the_selected_card_again_sends_it_to_its_foundation(
     expect(top_card(page, "f3")).to_have_accessible_name("Two of hearts")
 
 
+def test_clicking_the_selected_card_again_puts_it_down_when_no_foundation_takes_it(
+    page: Page, live_server: LiveServer
+) -> None:
+    """The second click went to the server, which refused it in red ("No foundation takes
+    J♠", a 422), where the player meant to put the card down (a player's pass)."""
+    start(page, live_server, "/play/beleaguered-castle/1/?autoplay=0")
+    sent: list[str] = []
+    page.on(
+        "request", lambda request: sent.append(request.method) if "/games/" in request.url else None
+    )
+    eight = page.get_by_role("button", name="Eight of clubs, top of left pile 3")
+
+    eight.click()
+    expect(page.locator("#board .target").first).to_be_visible()
+    eight.click()
+
+    expect(page.locator("#status")).to_have_text(
+        "Eight of clubs put down: no foundation takes it yet."
+    )
+    expect(page.locator("#status")).not_to_have_class(re.compile("error"))
+    expect(page.locator("#board .picked, #board .target")).to_have_count(0)
+    expect(moves_counter(page)).to_have_text("0")
+    assert sent == []
+
+
 def test_undo_and_redo(page: Page, live_server: LiveServer) -> None:
     start(page, live_server, "/play/beleaguered-castle/1/?autoplay=0")
     click_move(page, "t3-t6")
