@@ -23,7 +23,7 @@ from pytest_django.live_server_helper import LiveServer
 from games.models import Daily, Entry, Game, Player
 from games.rules import GAMES, get_game
 from games.rules.board import Board
-from tests.browser.helpers import click_move, overlap
+from tests.browser.helpers import click_move, overlap, top_card
 
 GOLDEN = Path(__file__).parents[1] / "rules/golden"
 
@@ -534,7 +534,7 @@ def test_a_phone_scrolls_no_champions_or_empty_leaderboard_sideways(
     page.goto(live_server.url + reverse("games:game_leaderboard", args=["fortress"]))
     shoot(page, "champions-empty")
     assert_no_sideways_scroll(page)
-    expect(page.locator("main")).to_contain_text("No one has won a Fortress daily yet")
+    expect(page.locator("main")).to_contain_text("No Fortress daily has been won yet")
     expect(page.locator("main table")).to_have_count(0)
 
     page.goto(live_server.url + reverse("games:game_leaderboard", args=["citadel"]))
@@ -686,6 +686,25 @@ def test_player_pages_fit(tab: Page, live_server: LiveServer, what: str) -> None
         shoot(tab, what)
     assert_no_sideways_scroll(tab)
     assert_readable(tab, what)
+
+
+def test_a_game_in_progress_reads_as_one_figure_on_the_statistics(
+    tab: Page, live_server: LiveServer
+) -> None:
+    """ "1 (1 in progress)": on a phone its halves stood apart, the "1" by its label and the
+    rest at the row's end over two lines; on a desktop it broke with room to spare."""
+    tab.goto(live_server.url + "/play/beleaguered-castle/1/?autoplay=0")
+    top_card(tab, "t3").click()
+    top_card(tab, "t6").click()
+    expect(tab.locator("#move-count")).to_have_text("1")
+
+    tab.goto(live_server.url + "/me/stats/")
+    played = tab.locator('tr[data-game="beleaguered-castle"] .played')
+    expect(played).to_have_text("1 (1 in progress)")
+    shoot(tab, "stats-in-progress")
+
+    assert played.evaluate("(el) => el.getClientRects().length") == 1
+    assert_no_sideways_scroll(tab)
 
 
 def test_the_replays_links_stand_apart(tab: Page, live_server: LiveServer) -> None:

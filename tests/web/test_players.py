@@ -545,7 +545,10 @@ def test_a_game_in_progress_is_no_loss_on_the_statistics_page(
 
     row = owner_client.get(reverse("games:stats")).text.split('<tr data-game="citadel">')[1]
 
-    assert '<td class="num" data-label="Played">1 <small>(1 in progress)</small></td>' in row
+    assert (
+        '<td class="num" data-label="Played"><span class="played">1 <small>(1 in progress)'
+        "</small></span></td>" in row
+    )
     assert '<td class="num" data-label="Win rate">\u2013</td>' in row  # a dash
 
 
