@@ -76,8 +76,8 @@ DAILY_LAUNCH = os.environ.get("DAILY_LAUNCH", "").strip() or None
 # (games/leaderboard.py explains the rule).
 DAILY_MIN_HUMAN_GAP_MS = int(os.environ.get("DAILY_MIN_HUMAN_GAP_MS", "150"))
 DAILY_MIN_HUMAN_PACE_MS = int(os.environ.get("DAILY_MIN_HUMAN_PACE_MS", "300"))
-# ... and one whose gaps (20 or more) vary by less than this share of their mean: a script's
-# steady pace (0 turns the check off).
+# ... and one half of whose gaps (20 or more) lie within this share of their median: a
+# script's steady pace (0 turns the check off).
 DAILY_MIN_HUMAN_SPREAD = float(os.environ.get("DAILY_MIN_HUMAN_SPREAD", "0.1"))
 # How many days after today the worker's schedule keeps prepared.
 DAILY_DAYS_AHEAD = int(os.environ.get("DAILY_DAYS_AHEAD", "7"))
