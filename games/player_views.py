@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.conf import settings
 from django.contrib import messages
@@ -21,6 +23,7 @@ from games.forms import SignupForm
 from games.limits import rate_limited
 from games.models import Game, Player
 from games.players import (
+    checked_name,
     current_player,
     end_sessions,
     known_player,
@@ -36,12 +39,48 @@ GAMES_PER_PAGE = 12
 class NameForm(forms.Form):
     display_name = forms.CharField(max_length=24, label="Display name")
 
+    def __init__(self, *args: Any, player: Player | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.player = player
+
+    def clean_display_name(self) -> str:
+        """Checked before the save makes a player: a refused name left one behind."""
+        player_id = self.player.pk if self.player is not None else None
+        return checked_name(self.cleaned_data["display_name"], player_id=player_id)
+
+
+class Tick(forms.CheckboxInput):
+    """A checkbox that hands its field what was sent: Django's own reads any value but
+    "false" and "0" as ticked ("off" and "banana" saved a preference as on: an attacker's
+    pass)."""
+
+    def value_from_datadict(self, data: Any, files: Any, name: str) -> Any:  # what was sent
+        values = data.getlist(name) if hasattr(data, "getlist") else [data.get(name)]
+        return values if len(values) > 1 else (values[0] if values else None)
+
+
+class TickField(forms.BooleanField):
+    """A preference's checkbox: ticked ("on", as a browser sends it; "true" or "1") or not
+    (nothing sent; "off", "false", "0" or empty). Anything else is refused."""
+
+    widget = Tick
+    TICKED, UNTICKED = {"on", "true", "1"}, {"", "off", "false", "0"}
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(required=False, **kwargs)
+
+    def to_python(self, value: object) -> bool:
+        if value is None or value is False:
+            return False
+        if isinstance(value, str) and value.lower() in self.TICKED | self.UNTICKED:
+            return value.lower() in self.TICKED
+        raise ValidationError("Tick the box or leave it empty: it sends one value, “on”.")
+
 
 class PreferencesForm(forms.Form):
-    four_colour = forms.BooleanField(required=False, label="Four-colour deck")
-    autoplay = forms.BooleanField(required=False, label="Auto-play safe cards")
-    glide = forms.BooleanField(
-        required=False,
+    four_colour = TickField(label="Four-colour deck")
+    autoplay = TickField(label="Auto-play safe cards")
+    glide = TickField(
         label="Cards glide",
         help_text="Off: each move shows at once, as with your system's reduced motion.",
     )
@@ -100,8 +139,8 @@ def profile(request: HttpRequest) -> HttpResponse:
     """A player's name and preferences. Looking creates nothing: a visitor without a player
     sees the defaults, and only a saved form makes one (a GET that made a player and a
     session would let a script fill both tables)."""
-    known = current_player(request) if request.method == "POST" else known_player(request)
-    player = known or Player()  # a visitor's defaults, never saved
+    known = known_player(request)
+    player = known or Player()  # a visitor's defaults, saved only with a valid form
     name_form = NameForm(initial={"display_name": player.display_name})
     prefs_form = PreferencesForm(
         initial={
@@ -111,9 +150,10 @@ def profile(request: HttpRequest) -> HttpResponse:
         }
     )
     if request.method == "POST" and "display_name" in request.POST:
-        name_form = NameForm(request.POST)
+        name_form = NameForm(request.POST, player=known)
         if name_form.is_valid():
             try:
+                player = current_player(request)
                 player_set_name(player=player, name=name_form.cleaned_data["display_name"])
                 messages.success(request, "Your name is saved.")
                 return redirect("games:profile")
@@ -122,7 +162,7 @@ def profile(request: HttpRequest) -> HttpResponse:
     elif request.method == "POST":
         prefs_form = PreferencesForm(request.POST)
         if prefs_form.is_valid():
-            player_set_preferences(player=player, **prefs_form.cleaned_data)
+            player_set_preferences(player=current_player(request), **prefs_form.cleaned_data)
             messages.success(request, "Your preferences are saved.")
             return redirect("games:profile")
     context = {"player": known, "name_form": name_form, "prefs_form": prefs_form}

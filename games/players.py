@@ -180,8 +180,10 @@ def delete_sessions(keys: Iterable[str]) -> None:
             cached.delete_many([store.cache_key_prefix + key for key in batch])
 
 
-def player_set_name(*, player: Player, name: str) -> Player:
-    """Set the name leaderboards show; ``ValidationError`` says what is wrong with it."""
+def checked_name(name: str, *, player_id: uuid.UUID | None = None) -> str:
+    """``name`` as leaderboards would show it (spaces folded), if a player (``player_id``:
+    this one, whose own name it may be) may take it; ``ValidationError`` says what is wrong
+    with it."""
     name = " ".join(name.split())
     if not NAME.fullmatch(name):
         raise ValidationError(
@@ -192,18 +194,28 @@ def player_set_name(*, player: Player, name: str) -> Player:
         raise ValidationError(
             f"{name!r} is how a player without a name is shown: choose another name."
         )
-    key = skeleton(name)
-    taken = ValidationError(f"{name!r} is taken, or reads as a name that is: choose another name.")
-    same = Player.objects.filter(Q(display_name__iexact=name) | Q(name_key=key))
-    if same.exclude(pk=player.pk).exists():
-        raise taken
+    same = Player.objects.filter(Q(display_name__iexact=name) | Q(name_key=skeleton(name)))
+    if player_id is not None:
+        same = same.exclude(pk=player_id)
+    if same.exists():
+        raise _taken(name)
+    return name
+
+
+def _taken(name: str) -> ValidationError:
+    return ValidationError(f"{name!r} is taken, or reads as a name that is: choose another name.")
+
+
+def player_set_name(*, player: Player, name: str) -> Player:
+    """Set the name leaderboards show; ``ValidationError`` says what is wrong with it."""
+    name = checked_name(name, player_id=player.pk)
     try:
         with transaction.atomic():
             hold(player)  # before the new name: a player written again keeps the one it had
-            player.display_name, player.name_key = name, key
+            player.display_name, player.name_key = name, skeleton(name)
             player.save(update_fields=["display_name", "name_key"])
     except IntegrityError as error:  # taken between the check and the save
-        raise taken from error
+        raise _taken(name) from error
     return player
 
 

@@ -61,6 +61,19 @@ def test_looking_at_the_profile_creates_no_player_and_no_session(db: None) -> No
     assert Session.objects.count() == 0
 
 
+@pytest.mark.parametrize(
+    "form", [{"display_name": "<b>"}, {"display_name": ""}, {"glide": "banana"}], ids=str
+)
+def test_a_refused_profile_form_creates_no_player_and_no_session(db: None, form: dict) -> None:
+    """Each refused form (a 400) left a player and a session behind (an attacker's pass):
+    only a saved form makes them."""
+    for _ in range(3):
+        assert Client().post(reverse("games:profile"), form).status_code == 400
+
+    assert Player.objects.count() == 0
+    assert Session.objects.count() == 0
+
+
 def test_saving_a_name_still_makes_the_player(client: Client, db: None) -> None:
     response = client.post(reverse("games:profile"), {"display_name": "Ada"})
 

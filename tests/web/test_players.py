@@ -527,6 +527,37 @@ def test_cards_glide_unless_the_player_turns_it_off(owner_client: Client, game: 
     assert 'class="board wings beleaguered-castle still"' in body
 
 
+@pytest.mark.parametrize(
+    "sent",
+    [{"glide": "banana"}, {"glide": "\x00"}, {"glide": "x" * 1000}, {"glide": ["on", "off"]}],
+)
+def test_a_preference_neither_ticked_nor_left_empty_is_refused(
+    owner_client: Client, game: Game, sent: dict
+) -> None:
+    """Django's checkbox read any value but "false" and "0" as ticked: "off" and "banana"
+    saved cards gliding, and said "Your preferences are saved" (an attacker's pass)."""
+    Player.objects.filter(pk=game.owner_id).update(glide=False, four_colour=True)
+
+    response = owner_client.post(reverse("games:profile"), {"autoplay": "on", **sent})
+
+    assert response.status_code == 400
+    assert "Tick the box or leave it empty" in response.text
+    player = Player.objects.get(pk=game.owner_id)
+    assert (player.glide, player.four_colour) == (False, True)
+
+
+@pytest.mark.parametrize(
+    ("sent", "glide"), [("on", True), ("true", True), ("off", False), ("0", False), ("", False)]
+)
+def test_a_preference_reads_what_a_checkbox_or_a_script_sends(
+    owner_client: Client, game: Game, sent: str, glide: bool
+) -> None:
+    response = owner_client.post(reverse("games:profile"), {"autoplay": "on", "glide": sent})
+
+    assert response.status_code == 302
+    assert Player.objects.get(pk=game.owner_id).glide is glide
+
+
 def test_the_profile_shows_the_glide_preference_as_saved(owner_client: Client, game: Game) -> None:
     Player.objects.filter(pk=game.owner_id).update(glide=False)
 
