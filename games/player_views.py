@@ -128,6 +128,7 @@ class PasswordChangeView(auth_views.PasswordChangeView):
     under a new key, ``castle_site.sessions.IndexedKeys``)."""
 
     success_url = reverse_lazy("games:password_change_done")
+    http_method_names = ["get", "head", "post", "options"]  # Django's takes PUT as POST
 
 
 password_change = rate_limited("password", *limits.PASSWORD_CHANGE)(PasswordChangeView.as_view())

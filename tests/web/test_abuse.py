@@ -464,3 +464,13 @@ def test_a_method_no_page_takes_is_refused_as_such_not_as_a_stale_form(
         assert response["Allow"] == "GET, HEAD, POST"
     assert game.played_moves.count() == 0
     assert Player.objects.count() == 1
+
+
+@pytest.mark.parametrize("name", ["games:login", "games:password_change"])
+def test_the_account_forms_offer_no_put(client: Client, db: None, name: str) -> None:
+    """Django's form views answered OPTIONS with "Allow: GET, POST, PUT, HEAD, OPTIONS"."""
+    client.force_login(User.objects.create_user("ada"))
+
+    allowed = client.options(reverse(name))["Allow"]
+
+    assert "PUT" not in allowed and "POST" in allowed
