@@ -766,16 +766,21 @@ REACHABLE = """el => {
 }"""
 
 
-@pytest.mark.parametrize("size", list(SCREENS))
-def test_without_javascript_a_refused_move_leaves_cancel_in_reach(
-    browser: Browser, live_server: LiveServer, size: str
-) -> None:
+def without_javascript(browser: Browser, size: str) -> Page:
+    """A page of a new context of ``size`` with JavaScript off."""
     width, height = SCREENS[size]
     context = browser.new_context(
         viewport={"width": width, "height": height}, java_script_enabled=False
     )
     context.screen_name = size  # type: ignore[attr-defined]
-    page = context.new_page()
+    return context.new_page()
+
+
+@pytest.mark.parametrize("size", list(SCREENS))
+def test_without_javascript_a_refused_move_leaves_cancel_in_reach(
+    browser: Browser, live_server: LiveServer, size: str
+) -> None:
+    page = without_javascript(browser, size)
     page.goto(live_server.url + "/play/beleaguered-castle/1/?autoplay=0")
 
     click_move(page, "t6-t2")  # a 9 on a 3
@@ -792,7 +797,7 @@ def test_without_javascript_a_refused_move_leaves_cancel_in_reach(
     cancel.click()
     expect(line).to_have_count(0)
     expect(page.locator("#board .pile.selected")).to_have_count(0)
-    context.close()
+    page.context.close()
 
 
 def test_home_fits_with_a_game_to_continue(tab: Page, live_server: LiveServer) -> None:
@@ -1015,12 +1020,7 @@ def test_the_hint_label_stands_on_the_hinted_card(
     foundations outwards) that was near its top card by chance, on a left-hand one (its top
     card outermost) it marked the card two or three along (a player's pass). The page Hint
     leads to without JavaScript (``?hint=``) marks a move as the board script does."""
-    width, height = SCREENS[size]
-    context = browser.new_context(
-        viewport={"width": width, "height": height}, java_script_enabled=False
-    )
-    context.screen_name = size  # type: ignore[attr-defined]
-    page = context.new_page()
+    page = without_javascript(browser, size)
     page.goto(live_server.url + "/play/streets-and-alleys/3/?autoplay=0")
     game = page.url.split("?")[0]
     board = Board(get_game("streets-and-alleys"), 3)
@@ -1037,7 +1037,7 @@ def test_the_hint_label_stands_on_the_hinted_card(
         middle, left, right = hinted.evaluate(HINT_LABEL)
 
         assert left <= middle <= right, f"{side}: the label at {middle}, the card {left}-{right}"
-    context.close()
+    page.context.close()
 
 
 def test_a_hint_shows_its_card_and_destination_on_a_phone(
