@@ -7,6 +7,7 @@ from typing import Any
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator
 from django.template.defaultfilters import pluralize
 
@@ -165,3 +166,31 @@ class SignupForm(UserCreationForm[User]):
     ) -> None:
         # The stubs lack this method of Django 5.1 (SetPasswordMixin).
         super().validate_password_for_user(user, password_field_name, **kwargs)  # type: ignore[misc]
+
+
+class Tick(forms.CheckboxInput):
+    """A checkbox that hands its field what was sent: Django's own reads any value but
+    "false" and "0" as ticked ("off" and "banana" saved a preference as on: an attacker's
+    pass)."""
+
+    def value_from_datadict(self, data: Any, files: Any, name: str) -> Any:  # what was sent
+        values = data.getlist(name) if hasattr(data, "getlist") else [data.get(name)]
+        return values if len(values) > 1 else (values[0] if values else None)
+
+
+class TickField(forms.BooleanField):
+    """A preference's checkbox: ticked ("on", as a browser sends it; "true" or "1") or not
+    (nothing sent; "off", "false", "0" or empty). Anything else is refused."""
+
+    widget = Tick
+    TICKED, UNTICKED = {"on", "true", "1"}, {"", "off", "false", "0"}
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(required=False, **kwargs)
+
+    def to_python(self, value: object) -> bool:
+        if value is None or value is False:
+            return False
+        if isinstance(value, str) and value.lower() in self.TICKED | self.UNTICKED:
+            return value.lower() in self.TICKED
+        raise ValidationError("Tick the box or leave it empty: it sends one value, “on”.")

@@ -19,7 +19,7 @@ from django.urls import reverse_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from games import limits
-from games.forms import SignupForm
+from games.forms import SignupForm, TickField
 from games.limits import rate_limited
 from games.models import Game, Player
 from games.players import (
@@ -47,34 +47,6 @@ class NameForm(forms.Form):
         """Checked before the save makes a player: a refused name left one behind."""
         player_id = self.player.pk if self.player is not None else None
         return checked_name(self.cleaned_data["display_name"], player_id=player_id)
-
-
-class Tick(forms.CheckboxInput):
-    """A checkbox that hands its field what was sent: Django's own reads any value but
-    "false" and "0" as ticked ("off" and "banana" saved a preference as on: an attacker's
-    pass)."""
-
-    def value_from_datadict(self, data: Any, files: Any, name: str) -> Any:  # what was sent
-        values = data.getlist(name) if hasattr(data, "getlist") else [data.get(name)]
-        return values if len(values) > 1 else (values[0] if values else None)
-
-
-class TickField(forms.BooleanField):
-    """A preference's checkbox: ticked ("on", as a browser sends it; "true" or "1") or not
-    (nothing sent; "off", "false", "0" or empty). Anything else is refused."""
-
-    widget = Tick
-    TICKED, UNTICKED = {"on", "true", "1"}, {"", "off", "false", "0"}
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(required=False, **kwargs)
-
-    def to_python(self, value: object) -> bool:
-        if value is None or value is False:
-            return False
-        if isinstance(value, str) and value.lower() in self.TICKED | self.UNTICKED:
-            return value.lower() in self.TICKED
-        raise ValidationError("Tick the box or leave it empty: it sends one value, “on”.")
 
 
 class PreferencesForm(forms.Form):

@@ -188,10 +188,14 @@
      Where two take it (Archway's ascending and descending foundations of a suit), the one a
      hint names for it, else none: the player chooses (the first of the two, sent blindly,
      lost a deal whose hint named the other: a player's pass). */
-  function home(source) {
-    var to = targetsOf(source).filter(function (name) {
+  function foundationsFor(source) {
+    return targetsOf(source).filter(function (name) {
       return kindOf(pileEl(name)) === "foundation";
     });
+  }
+
+  function home(source) {
+    var to = foundationsFor(source);
     if (to.length < 2) return moveTo(source, to[0]);
     var from = board.querySelector(".hint-from");
     var hinted = board.querySelector(".hint-to");
@@ -459,9 +463,7 @@
            "No foundation takes J♠" in red, where the player meant to put it down: a
            player's pass). */
         if (selection.run.length > 1) { putDown(); return; }
-        if (!targetsOf(selection.source).some(function (name) {
-          return kindOf(pileEl(name)) === "foundation";
-        })) {
+        if (!foundationsFor(selection.source).length) {
           putDown();
           say(labelOf(el) + " put down: no foundation takes it yet.", false);
           return;
