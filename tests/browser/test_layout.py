@@ -1083,3 +1083,40 @@ def test_without_javascript_a_picked_up_card_shows_where_it_may_go_on_a_phone(
     in_sight = [box for box in boxes if box and box["y"] >= 0 and box["y"] + 40 <= 667]
     assert in_sight, f"no destination in sight: {boxes}"
     context.close()
+
+
+RING_AND_MARKS = """() => {
+    const rgb = (colour) => {
+        const probe = document.createElement("i");
+        probe.style.color = colour;
+        document.body.append(probe);
+        const [r, g, b] = getComputedStyle(probe).color.match(/\\d+/g).map(Number);
+        probe.remove();
+        return [r, g, b];
+    };
+    const root = getComputedStyle(document.documentElement);
+    return {
+        ring: rgb(getComputedStyle(document.activeElement).outlineColor),
+        hint: rgb(root.getPropertyValue("--hint")),
+        target: rgb(root.getPropertyValue("--target")),
+    };
+}"""
+
+
+def test_keyboard_focus_looks_like_neither_a_hint_nor_a_target(
+    tab: Page, live_server: LiveServer
+) -> None:
+    """The board's focus ring was a pale blue (#7cc4ff) beside the hint's cyan (#4dd0e1): a
+    keyboard player could take the card in focus for the hinted one (a player's pass)."""
+    tab.goto(live_server.url + "/play/streets-and-alleys/3/?autoplay=0")
+    expect(tab.locator("#board")).to_be_visible()
+    for _ in range(40):
+        tab.keyboard.press("Tab")
+        if tab.evaluate("() => Boolean(document.activeElement.closest('#board'))"):
+            break
+    colours = tab.evaluate(RING_AND_MARKS)
+
+    for mark in ("hint", "target"):
+        pairs = zip(colours["ring"], colours[mark], strict=True)
+        distance = sum((a - b) ** 2 for a, b in pairs) ** 0.5
+        assert distance > 120, f"the focus ring {colours['ring']} is close to the {mark}'s"
