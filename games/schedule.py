@@ -49,6 +49,9 @@ KEEP_FAILED = timedelta(days=7)
 KEEP_UNPLAYED = timedelta(days=30)
 """How long an anonymous player's game nobody played is kept after its last change, and an
 anonymous player left with nothing after it was created."""
+KEEP_UNPLAYED_OF_ACCOUNTS = timedelta(days=365)
+"""How long a game nobody played is kept after its last change when its player has an
+account: an account keeps what it opened for later, a year, but not for ever."""
 SESSION_MARGIN = timedelta(days=1)
 """How long after its session's end an anonymous player's games are kept, to be sure."""
 PRUNE_EVERY = timedelta(hours=1)
@@ -250,14 +253,16 @@ def delete_abandoned_games(now: datetime) -> int:
     the player has), which the same link deals again. An unplayed daily game goes too once
     its day is over: a daily link also creates a game (and a player) for a client without
     cookies, and the game dealt again afterwards would be late, never ranked, as this one
-    would. Kept, however old: every game of a player with an account (an account is how a
-    player keeps games), a daily game on its day (the player's one try at that day's deal),
-    a game with a leaderboard entry. A player goes when it has no account, no display name
-    (leaderboards may have shown it), no preference changed from its default (the profile
-    saved one: the player meant to come back), no game and no entry, and was created before
-    ``KEEP_UNPLAYED``; a session still naming it then has no player yet
-    (``players.known_player``), as on a first visit. A player kept for its name or its
-    preferences goes when its session ends (``delete_players_out_of_reach``).
+    would. A player with an account keeps such a game for ``KEEP_UNPLAYED_OF_ACCOUNTS`` (an
+    account is how a player keeps games, but New game over and over on an account, within
+    the rate limit, left rows nothing deleted). Kept, however old: a daily game on its day
+    (the player's one try at that day's deal), a game with a leaderboard entry. A player
+    goes when it has no account, no display name (leaderboards may have shown it), no
+    preference changed from its default (the profile saved one: the player meant to come
+    back), no game and no entry, and was created before ``KEEP_UNPLAYED``; a session still
+    naming it then has no player yet (``players.known_player``), as on a first visit. A
+    player kept for its name or its preferences goes when its session ends
+    (``delete_players_out_of_reach``).
 
     Each batch locks its rows and checks them again as it deletes them: a move racing the
     job keeps its game or finds it gone (a conflict, as after Delete), and a game started
@@ -276,9 +281,9 @@ def delete_abandoned_games(now: datetime) -> int:
         ~Exists(own_move) | (Q(imported=True) & ~Exists(since_import)),
         ~Exists(Entry.objects.filter(game=OuterRef("pk"))),
         Q(daily=None) | Q(daily__date__lt=now.astimezone(UTC).date()),
-        owner__user=None,
+        Q(owner__user=None, updated_at__lt=cutoff)
+        | Q(updated_at__lt=now - KEEP_UNPLAYED_OF_ACCOUNTS),
         undos=0,
-        updated_at__lt=cutoff,
     )
     games = _delete_in_batches(unplayed)
     empty = Player.objects.filter(

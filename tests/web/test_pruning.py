@@ -245,16 +245,20 @@ def test_a_recent_unplayed_game_stays(abandoned: Game, start: Start, untouched, 
     assert not gone(game.owner)
 
 
-def test_an_account_keeps_its_old_unplayed_games(
+def test_an_account_keeps_its_unplayed_games_for_a_year(
     abandoned: Game, start: Start, untouched, now
 ) -> None:
+    """New game over and over on an account left rows that nothing ever deleted."""
     account = Player.objects.create(user=User.objects.create_user("ada"))
-    game = start(account)
-    untouched(game)
+    kept, expired = start(account), start(account, deal=2)
+    untouched(kept, schedule.KEEP_UNPLAYED_OF_ACCOUNTS - timedelta(minutes=1))
+    untouched(expired, schedule.KEEP_UNPLAYED_OF_ACCOUNTS + timedelta(minutes=1))
 
-    assert schedule.delete_abandoned_games(now) == 1
+    assert schedule.delete_abandoned_games(now) == 2
     assert gone(abandoned)
-    assert not gone(game)
+    assert gone(expired)
+    assert not gone(kept)
+    assert not gone(account)
 
 
 @pytest.mark.parametrize(
