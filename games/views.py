@@ -11,7 +11,7 @@ import functools
 import uuid
 from collections.abc import Callable
 from typing import Any, Final
-from urllib.parse import urlencode
+from urllib.parse import urlencode, urlsplit
 
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
@@ -605,10 +605,20 @@ def _refused(
 
 
 def from_another_site(request: HttpRequest) -> bool:
-    """Whether the browser says another site sent this request (``Sec-Fetch-Site``): a
-    link elsewhere may start a game, never change the player's preferences nor start their
-    daily game (its clock)."""
-    return request.headers.get("Sec-Fetch-Site", "same-origin") not in {"same-origin", "none"}
+    """Whether another site may have sent this request: a link elsewhere may start a game,
+    never change the player's preferences nor start their daily game (its clock).
+
+    The browser says so in ``Sec-Fetch-Site`` (a typed address is ``none``). A browser that
+    sends no such header (Safari before 16.4, and older ones) is believed only with a
+    ``Referer`` of this site, which the site's own links send (Django's ``same-origin``
+    referrer policy): a missing header was taken for this site, so a link elsewhere
+    started such a visitor's daily clock (an attacker's pass), and a site linking there
+    can withhold its ``Referer``."""
+    site = request.headers.get("Sec-Fetch-Site")
+    if site is not None:
+        return site not in {"same-origin", "none"}
+    referer = urlsplit(request.headers.get("Referer", ""))
+    return (referer.scheme, referer.netloc) != (request.scheme, request.get_host())
 
 
 def _owns(request: HtmxHttpRequest, game: Game) -> bool:

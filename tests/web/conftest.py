@@ -13,6 +13,7 @@ from games import limits, services
 from games.models import Daily, Game, Player
 from games.players import SESSION_KEY
 
+from .browsers import FROM_THIS_SITE
 from .dailies import DAY, make_daily, utc_now
 
 
@@ -39,8 +40,14 @@ def player(db: None) -> Player:
     return Player.objects.create()
 
 
+@pytest.fixture
+def client() -> Client:
+    """A browser (pytest-django's fixture, sending what a browser sends on the site)."""
+    return Client(headers=FROM_THIS_SITE)
+
+
 def _client_for(player: Player, **kwargs: Any) -> Client:
-    client = Client(**kwargs)
+    client = Client(headers=FROM_THIS_SITE, **kwargs)
     session = client.session
     session[SESSION_KEY] = str(player.pk)
     session.save()

@@ -34,6 +34,7 @@ from games.presentation import hint_message, histogram
 from games.rules import GAMES, MAX_DEAL, Board, RulesError
 from games.rules.solver import UNKNOWN, difficulty, solve
 
+from .browsers import FROM_THIS_SITE
 from .dailies import DAY, LINE, NOON, PASSWORD, SOLUTION, make_daily, midnight, utc_now
 
 
@@ -77,7 +78,7 @@ def win(
 
 
 def client_of(player: Player) -> Client:
-    client = Client()
+    client = Client(headers=FROM_THIS_SITE)
     if player.user is not None:
         client.force_login(player.user)
     else:
@@ -1387,6 +1388,27 @@ def test_a_link_on_another_site_starts_no_daily_game(owner_client: Client, live:
     started = owner_client.get(url, headers={"Sec-Fetch-Site": "same-origin"})
     again = owner_client.get(url, headers=elsewhere)
     assert started["Location"] == again["Location"] == Game.objects.get().get_absolute_url()
+
+
+def test_a_browser_without_sec_fetch_site_starts_its_daily_only_from_the_site(
+    player: Player, live: Daily
+) -> None:
+    """A browser that sends no ``Sec-Fetch-Site`` (Safari before 16.4) was taken for the
+    site itself: a link elsewhere started its daily game, the clock running (an attacker's
+    pass). It is believed with a ``Referer`` of the site's, which the site's links send."""
+    url = reverse("games:daily_play", args=[live.date, "citadel"])
+    old_browser = client_of(player)
+    del old_browser.defaults["HTTP_SEC_FETCH_SITE"]
+    shown = reverse("games:daily_leaderboard", args=[live.date, "citadel"])
+
+    assert old_browser.get(url)["Location"] == shown
+    assert old_browser.get(url, headers={"Referer": "https://elsewhere.example/"})["Location"] == (
+        shown
+    )
+    assert old_browser.get(url, headers={"Referer": "https://testserver/"})["Location"] == shown
+    assert not Game.objects.exists()
+    started = old_browser.get(url, headers={"Referer": f"http://testserver{shown}"})
+    assert started["Location"] == Game.objects.get().get_absolute_url()
 
 
 def test_the_archive_shows_one_month_at_a_time(client: Client, db: None) -> None:

@@ -25,6 +25,8 @@ from games.models import Analysis, Daily, DealVerdict, Entry, Game, PlayedMove, 
 from games.players import SESSION_KEY, hold
 from games.rules import replay_record
 
+from .browsers import FROM_THIS_SITE
+
 pytestmark = pytest.mark.django_db
 
 session_store = import_module(settings.SESSION_ENGINE).SessionStore
@@ -220,10 +222,11 @@ def test_an_old_unplayed_daily_game_goes_once_its_day_is_over(
 
 def test_daily_links_opened_without_cookies_leave_nothing_once_unplayed(daily: Daily) -> None:
     """What a script did: open a past daily's link over and over without cookies, a game
-    and a player each time, which no pruning deleted."""
+    and a player each time, which no pruning deleted. (It says it comes from the site: a
+    request that may come from a link elsewhere starts no daily game.)"""
     url = reverse("games:daily_play", args=[daily.date, daily.slug])
     for _ in range(3):
-        assert Client().get(url).status_code == 302
+        assert Client(headers=FROM_THIS_SITE).get(url).status_code == 302
     owners = list(Game.objects.filter(daily=daily).values_list("owner", flat=True))
     assert len(owners) == 3
 
