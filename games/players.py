@@ -245,7 +245,12 @@ def player_adopt(*, anonymous_id: uuid.UUID | None, user: User) -> Player:
     another tab deadlocked with the log-in on PostgreSQL, and the winning move was lost to a
     500 (a review). A move that read a game before it changed owner meets a new ``version``
     and a conflict, rather than writing an entry for the player about to go.
+
+    Two log-ins to one account take turns (its user row, locked first): an account made
+    outside sign-up (``createsuperuser``, the admin) has no player until a log-in makes one,
+    and two at once both made one, the second a 500 on the unique user (a review).
     """
+    User.objects.select_for_update(no_key=True).filter(pk=user.pk).exists()
     if anonymous_id:
         games = Game.objects.select_for_update().filter(owner_id=anonymous_id).order_by("pk")
         list(games.values_list("pk", flat=True))  # locked till the log-in commits

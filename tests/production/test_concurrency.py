@@ -556,3 +556,26 @@ def test_a_daily_win_sent_while_a_log_in_moves_its_game_conflicts_and_writes_not
     assert Game.objects.get().owner == account
     assert Game.objects.get().status != Game.Status.WON
     assert_consistent()
+
+
+def test_two_log_ins_at_once_to_an_account_without_a_player_make_one() -> None:
+    """An account made outside sign-up (``createsuperuser``, the admin) has no player until
+    its first log-in makes one: two log-ins at once, from two browsers, both made one, and
+    the second broke the unique user, a 500 (a review). The second now waits and merges."""
+    user = User.objects.create_user("twice")
+    laptop, phone = Player.objects.create(), Player.objects.create()
+    results: list[Any] = []
+    with transaction.atomic():
+        account = player_adopt(anonymous_id=laptop.pk, user=user)
+        second = threading.Thread(
+            target=lambda: results.extend(
+                in_threads([lambda: player_adopt(anonymous_id=phone.pk, user=user)])
+            )
+        )
+        second.start()
+        wait_for_lock_waiters(1)
+    second.join(60)
+
+    assert results == [account], results
+    assert list(Player.objects.filter(user=user)) == [account]
+    assert not Player.objects.filter(pk=phone.pk).exists()
