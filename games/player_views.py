@@ -12,7 +12,6 @@ from django.contrib.auth import views as auth_views
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.db import IntegrityError, transaction
-from django.db.models import Case, IntegerField, Value, When
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
@@ -27,6 +26,7 @@ from games.players import (
     current_player,
     end_sessions,
     known_player,
+    player_games,
     player_set_name,
     player_set_preferences,
 )
@@ -147,20 +147,7 @@ def profile(request: HttpRequest) -> HttpResponse:
 def my_games(request: HttpRequest) -> HttpResponse:
     """Unfinished games first (most recent first), then finished ones; paginated."""
     player = known_player(request)
-    games = (
-        Game.objects.filter(owner=player)
-        .select_related("daily")  # each row's deal label reads its daily
-        .annotate(
-            done=Case(
-                When(status=Game.Status.WON, then=Value(1)),
-                default=Value(0),
-                output_field=IntegerField(),
-            )
-        )
-        .order_by("done", "-updated_at")
-        if player
-        else Game.objects.none()
-    )
+    games = player_games(player) if player else Game.objects.none()
     page = Paginator(games, GAMES_PER_PAGE).get_page(request.GET.get("page"))
     listed = [(game, thumbnail(game.position)) for game in page]
     return render(request, "games/my_games.html", {"page": page, "listed": listed})

@@ -5,13 +5,14 @@ from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import connection
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
 from games import services
 from games.models import Game, PlayedMove, Player
-from games.players import SESSION_KEY, player_set_name, player_set_preferences
+from games.players import SESSION_KEY, player_games, player_set_name, player_set_preferences
 from games.rules import Board, GameRecord, solver
 from games.stats import player_stats
 from games.views import FINISHED_RECORD
@@ -262,15 +263,26 @@ def test_profile_refuses_markup_in_names_with_400(owner_client: Client, player: 
 
 
 def test_my_games_lists_unfinished_games_first(owner_client: Client, start_game) -> None:
-    won = start_game("citadel", 3)
-    Game.objects.filter(pk=won.pk).update(status=Game.Status.WON)
     open_game = start_game("fortress", 3)
+    won = start_game("citadel", 3)  # played last
+    Game.objects.filter(pk=won.pk).update(status=Game.Status.WON)
 
     body = owner_client.get(reverse("games:my_games")).text
 
     assert body.index(open_game.get_absolute_url()) < body.index(
         reverse("games:replay", args=[won.pk])
     )
+
+
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="reads SQLite's query plan")
+def test_my_games_reads_a_players_games_in_the_order_of_an_index(player: Player) -> None:
+    """Ordered by a ``Case`` on the status, the database sorted every game the player had
+    for each page of My games (a review): the statuses sort as the list does."""
+    assert sorted(Game.Status.values) == [Game.Status.PLAYING, Game.Status.WON]
+
+    plan = player_games(player).explain()
+
+    assert "game_owner_idx" in plan and "TEMP B-TREE" not in plan, plan
 
 
 def test_a_game_played_a_moment_ago_reads_just_now(owner_client: Client, start_game) -> None:
