@@ -14,7 +14,6 @@ import logging
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
 from django.tasks import task
 from django_tasks_db.models import DBTaskResult
 
@@ -67,23 +66,31 @@ def missing_games(date: dt.date) -> list[str]:
 def daily_request(*, date: dt.date, now: dt.datetime) -> bool:
     """Queue the preparation of ``date`` unless it is prepared or already queued.
 
-    Returns whether the date still has games missing (being prepared). Cheap and
-    idempotent: one task per date at a time, whatever the concurrency.
+    Returns whether the date still has games being prepared. Cheap and idempotent: one task
+    per date at a time, whatever the concurrency. A date whose task ran to its end with
+    games still missing is not queued again, and none of them is said to be on its way: its
+    candidates and budgets are the date's own, so another run would prove nothing more (it
+    ran again every ``RETRY_AFTER``, ahead of players' analyses; a review). A task that
+    failed, or whose worker died, is queued again after ``RETRY_AFTER``.
+
+    The date's row is locked only to queue: a page asking while its task waits or runs
+    reads it unlocked (every view of the day took the write lock).
     """
     if not missing_games(date):
         return False
+    known = DailyPreparation.objects.filter(date=date).first()
+    if known is not None and (waiting := _waiting(known, now)) is not None:
+        return waiting
     with transaction.atomic():
         preparation, created = DailyPreparation.objects.select_for_update().get_or_create(
             date=date, defaults={"queued_at": now}
         )
         if not created:
-            pending = (
-                DBTaskResult.objects.filter(id=preparation.task_id or None)  # type: ignore[misc]
-                .filter(Q(status="READY") | Q(status="RUNNING", started_at__gt=now - STUCK_AFTER))
-                .exists()
-            )
-            if pending or now - preparation.queued_at < RETRY_AFTER or not missing_games(date):
-                return True
+            waiting = _waiting(preparation, now)
+            if waiting is not None:
+                return waiting
+            if not missing_games(date):
+                return False
         ahead = date > utc_today(now)
         result = (prepare_day.using(priority=AHEAD_PRIORITY) if ahead else prepare_day).enqueue(
             date.isoformat()
@@ -91,6 +98,25 @@ def daily_request(*, date: dt.date, now: dt.datetime) -> bool:
         preparation.task_id, preparation.queued_at = str(result.id), now
         preparation.save(update_fields=["task_id", "queued_at"])
     return True
+
+
+def _waiting(preparation: DailyPreparation, now: dt.datetime) -> bool | None:
+    """Whether the date's games are on their way (its task waits, runs, or failed within
+    ``RETRY_AFTER``: ``True``) or will not come (its task ran to its end: ``False``); ``None``
+    when it is to be queued again."""
+    task = (
+        DBTaskResult.objects.filter(id=preparation.task_id or None)  # type: ignore[misc]
+        .values_list("status", "started_at")
+        .first()
+    )
+    status, started_at = task or (None, None)
+    if status == "READY" or (
+        status == "RUNNING" and started_at is not None and started_at > now - STUCK_AFTER
+    ):
+        return True
+    if status == "SUCCESSFUL":
+        return False
+    return True if now - preparation.queued_at < RETRY_AFTER else None
 
 
 def schedule_dailies(now: dt.datetime) -> None:

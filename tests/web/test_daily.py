@@ -351,6 +351,45 @@ def test_a_preparation_whose_worker_died_is_queued_again(db: None) -> None:
     assert DBTaskResult.objects.count() == 2
 
 
+@pytest.mark.django_db(transaction=True)  # the worker closes its connection (PostgreSQL)
+def test_a_day_its_task_could_not_prove_is_not_queued_again_and_says_so(
+    client: Client, run_tasks, monkeypatch
+) -> None:
+    """The date's candidates and budgets are its own: a task that ran to its end without a
+    deal for a game would fail alike again, yet it was queued again every ``RETRY_AFTER``,
+    ahead of players' analyses, and the day said the game was still being prepared (a
+    review)."""
+
+    def unprovable(game: str, date: dt.date) -> dailies.ProvedDeal:
+        if game == "archway":
+            raise dailies.DailyUnavailable(f"No deal of {game} proved winnable")
+        return dailies.ProvedDeal(3, LINE, "hard")
+
+    monkeypatch.setattr(dailies, "choose_deal", unprovable)
+    client.get(reverse("games:daily"))
+    run_tasks()
+
+    today = utc_now().date()
+    assert not daily_tasks.daily_request(date=today, now=utc_now() + daily_tasks.RETRY_AFTER)
+    page = client.get(reverse("games:daily")).text
+    assert DBTaskResult.objects.count() == 1
+    assert "being prepared" not in page.lower()
+    assert "so there is no Archway challenge" in page
+    assert Daily.objects.filter(date=today).count() == len(dailies.daily_games(today)) - 1
+
+
+def test_a_page_asking_while_the_task_waits_locks_nothing(db: None) -> None:
+    """Every view of a day with a game missing took the date's row lock (on SQLite, the
+    database's write lock, behind every move) to learn that its task was queued."""
+    daily_tasks.daily_request(date=DAY, now=NOON)
+
+    with CaptureQueriesContext(connection) as queries:
+        assert daily_tasks.daily_request(date=DAY, now=NOON + dt.timedelta(minutes=1))
+
+    sql = " ".join(query["sql"] for query in queries.captured_queries).upper()
+    assert "FOR UPDATE" not in sql and "SAVEPOINT" not in sql and "INSERT" not in sql, sql
+
+
 def test_the_preparation_task_stores_every_game_of_the_day(db: None, monkeypatch) -> None:
     monkeypatch.setattr(
         dailies, "choose_deal", lambda game, date: dailies.ProvedDeal(7, ["t1-t2", "t2-t1"], "")
