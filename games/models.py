@@ -115,7 +115,10 @@ class Game(models.Model):
     slug = models.CharField(max_length=32, validators=[known_game])
     deal = models.BigIntegerField()
     options = models.JSONField(default=list, blank=True)
-    owner = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="games")
+    # Looked up through ``game_owner_idx`` and ``game_owner_deal_idx``, which begin with it.
+    owner = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="games", db_index=False
+    )
     status = models.CharField(max_length=8, choices=Status, default=Status.PLAYING)
     autoplay = models.BooleanField(default=True)
     ply = models.PositiveIntegerField(default=0, help_text="Moves on the current line.")
@@ -199,7 +202,11 @@ class PlayedMove(models.Model):
     ``undone`` set are the redo stack: they follow the current line and are replaced when a
     different move is played there."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="played_moves")
+    # Looked up through ``move_unique_game_ply``, which begins with it: an index of its own
+    # cost every move a write more (a review).
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="played_moves", db_index=False
+    )
     ply = models.PositiveIntegerField(help_text="1 for the first move of the line.")
     notation = models.CharField(max_length=16)
     auto = models.BooleanField(default=False, help_text="Played by auto-play, not a click.")
@@ -275,7 +282,10 @@ class Entry(models.Model):
     """A player's best on-time win of a daily: created only by the server, at the winning
     move of a game it validated from the daily's deal."""
 
-    daily = models.ForeignKey(Daily, on_delete=models.CASCADE, related_name="entries")
+    # Looked up through ``entry_rank_idx`` and ``entry_unique_daily_player``.
+    daily = models.ForeignKey(
+        Daily, on_delete=models.CASCADE, related_name="entries", db_index=False
+    )
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="entries")
     game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="entry")
     moves = models.PositiveIntegerField()

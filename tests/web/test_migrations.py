@@ -99,3 +99,29 @@ def test_names_get_their_keys_again_when_digits_read_as_letters() -> None:
 
     keys = dict(new.get_model("games", "Player").objects.values_list("pk", "name_key"))
     assert keys == {tom.pk: "tom", digits.pk: "", droid.pk: "rzda"}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("table", ["games_game", "games_playedmove", "games_entry"])
+def test_no_index_is_the_start_of_another(table: str) -> None:
+    """An index whose columns begin another's serves no lookup the longer one does not,
+    and costs every write: each move wrote ``games_playedmove``'s ``game_id`` index beside
+    ``move_unique_game_ply`` (a review). Unique ones are constraints, kept."""
+    with connection.cursor() as cursor:
+        indexes = connection.introspection.get_constraints(cursor, table)
+    columns = {
+        name: tuple(about["columns"])
+        for name, about in indexes.items()
+        if about["index"] or about["unique"]
+    }
+    covered = [
+        (name, other)
+        for name, mine in columns.items()
+        for other, theirs in columns.items()
+        if name != other
+        and not indexes[name]["unique"]
+        and len(mine) < len(theirs)
+        and theirs[: len(mine)] == mine
+    ]
+
+    assert not covered, covered
