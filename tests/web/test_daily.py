@@ -208,6 +208,34 @@ def test_prepare_dailies_prepares_each_days_daily_games_by_default(
         assert stored == set(dailies.daily_games(date))
 
 
+def test_prepare_dailies_exits_1_when_a_game_day_has_no_deal(db: None, monkeypatch, capsys) -> None:
+    """It said so and exited 0: a deploy step or a cron job could not tell (a review)."""
+
+    def unprovable(game: str, date: dt.date) -> dailies.ProvedDeal:
+        if game == "fortress":
+            raise dailies.DailyUnavailable("No Fortress deal proved winnable")
+        return dailies.ProvedDeal(7, ["t1-t2"], "easy")
+
+    monkeypatch.setattr(dailies, "choose_deal", unprovable)
+    with pytest.raises(SystemExit) as exit_info:
+        call_command("prepare_dailies", "--days", "0", "--games", "citadel", "fortress")
+
+    assert exit_info.value.code == 1
+    assert "1 game-days have no deal proved winnable" in capsys.readouterr().err
+    assert list(Daily.objects.values_list("slug", flat=True)) == ["citadel"]
+
+
+@pytest.mark.parametrize("nodes", ["0", "-5"])
+def test_find_winnable_deals_refuses_a_budget_below_one(nodes: str, capsys) -> None:
+    """``--nodes -5`` searched nothing and printed "0 winnable deals found", exit 0; ``0``
+    meant the default budget (a review)."""
+    with pytest.raises(SystemExit) as exit_info:
+        call_command("find_winnable_deals", "citadel", "--from", "1", "--to", "2", "--nodes", nodes)
+
+    assert exit_info.value.code == 2
+    assert "--nodes must be at least 1" in capsys.readouterr().err
+
+
 def test_a_daily_shows_its_difficulty(client: Client, live: Daily) -> None:
     """Players ask New game for a difficulty; the daily showed none of its own."""
     Daily.objects.filter(pk=live.pk).update(difficulty="medium")

@@ -62,6 +62,18 @@ def test_a_failing_job_does_not_stop_the_others(monkeypatch) -> None:
     assert CALLS == ["scheduled 2026"]
 
 
+def test_worker_batch_exits_1_when_a_scheduled_job_failed(monkeypatch, capsys) -> None:
+    """It ran the other jobs and the tasks and exited 0: a cron job could not tell (a
+    review)."""
+    monkeypatch.setattr(schedule, "JOBS", (f"{__name__}.fail", f"{__name__}.enqueue_remember"))
+    with pytest.raises(SystemExit) as exit_info:
+        call_command("worker", batch=True, interval=0, verbosity=0)
+
+    assert exit_info.value.code == 1
+    assert len(CALLS) == 1  # the other job ran, and its task
+    assert "1 scheduled jobs failed" in capsys.readouterr().err
+
+
 def test_worker_refuses_a_negative_interval() -> None:
     with pytest.raises(SystemExit) as exit_info:
         call_command("worker", batch=True, interval=-1, verbosity=0)

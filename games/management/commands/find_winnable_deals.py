@@ -27,7 +27,10 @@ class Command(BaseCommand):
         if not 1 <= start <= end:
             self.stderr.write("--from must be at least 1 and at most --to")
             raise SystemExit(2)
-        budget = nodes or BUDGETS[slug].nodes
+        if nodes is not None and nodes < 1:
+            self.stderr.write("--nodes must be at least 1")
+            raise SystemExit(2)
+        budget = BUDGETS[slug].nodes if nodes is None else nodes
         found, times = 0, []
         for deal in range(start, end + 1):
             began = time.process_time()

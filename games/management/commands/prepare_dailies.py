@@ -68,4 +68,6 @@ class Command(BaseCommand):
                     f"max {max(times):.2f} s over {len(times)} days"
                 )
         if missing:
-            self.stdout.write(f"{missing} game-days have no deal proved winnable")
+            # A cron job or a deploy step must see it: the day pages show no such challenge.
+            self.stderr.write(f"{missing} game-days have no deal proved winnable")
+            raise SystemExit(1)

@@ -43,9 +43,10 @@ class Command(BaseCommand):
         if interval < 0:
             self.stderr.write("--interval must not be negative")
             raise SystemExit(2)
+        failed = 0
         if batch:
             if not options["no_schedule"]:
-                schedule.tick(timezone.now())
+                failed = schedule.tick(timezone.now())
         elif not options["no_schedule"]:
             threading.Thread(target=self._schedule, name="castle-schedule", daemon=True).start()
         call_command(
@@ -57,6 +58,9 @@ class Command(BaseCommand):
             reload=False,
             verbosity=options["verbosity"],
         )
+        if failed:  # a cron job running the batch must see it (the log has the tracebacks)
+            self.stderr.write(f"{failed} scheduled jobs failed: see the log")
+            raise SystemExit(1)
 
     def _schedule(self) -> None:
         stop = threading.Event()
