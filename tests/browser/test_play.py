@@ -387,6 +387,12 @@ def test_the_win_cascade_falls_behind_you_won_and_its_links(
     page.screenshot(path=str(SHOTS / f"play-{width}-{game}-win-cascade.png"))
     assert seen["most"] >= 20, "the cascade celebrates the win"
     assert seen["covered"] == [], "cascade cards over the panel"
+    # The winning move's sentence is for screen readers: shown, it stood over the panel's
+    # edge, and on a phone over the foundations' kings (a player's pass).
+    said = page.locator("#status .message")
+    expect(said).to_contain_text(" to ")
+    said_box = said.bounding_box()
+    assert said_box is not None and said_box["width"] <= 1 and said_box["height"] <= 1
     if width < 640:  # the phone's foundations head the board: the panel keeps clear of them
         for foundation in page.locator("#board [data-pile^=f]").all():
             assert not overlap(panel.bounding_box(), foundation.bounding_box()), "panel over it"
