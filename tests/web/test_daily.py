@@ -1267,6 +1267,22 @@ def test_leaderboard_highlights_my_row_and_draws_the_spread(daily: Daily, member
     assert reverse("games:replay", args=[Entry.objects.get().game_id]) in body
 
 
+def test_my_row_without_a_name_says_where_to_choose_one(daily: Daily, member) -> None:
+    """A new account's row read "Player fb21ef (you)" beside the name it signed up with, and
+    nothing said where the name shown comes from (a player's pass)."""
+    Player.objects.filter(pk=member.pk).update(display_name="")
+    win(member, daily, at=NOON)
+    url = reverse("games:daily_leaderboard", args=[DAY, "citadel"])
+
+    nameless = client_of(member).get(url).text
+    Player.objects.filter(pk=member.pk).update(display_name="Ada")
+    named = client_of(member).get(url).text
+
+    choose = f'(you: <a href="{reverse("games:profile")}">choose a name</a>)'
+    assert choose in nameless
+    assert choose not in named and "(you)" in named
+
+
 def test_one_result_draws_a_bar_not_the_whole_chart() -> None:
     """One win at par drew one bar as wide as the chart, its axis "84 … 84 moves"."""
     chart = histogram({84: 1}, 84)
