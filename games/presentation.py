@@ -625,7 +625,11 @@ def describe_outcome(
     the line (``to_ply``) says which.
     """
     if restart:
-        return f"Back to move {to_ply}." if to_ply else "Back to the opening deal."
+        if to_ply:
+            return f"Back to move {to_ply}."
+        # The counter stands at the opening's auto-play again, not at 0 (a player's pass).
+        opening = replayed.board.ply
+        return "Back to the opening deal." + (f" {opening_said(opening)}" if opening else "")
     moves, cards = replayed.moves, replayed.cards
     if not moves:
         return ""

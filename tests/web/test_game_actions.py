@@ -142,6 +142,24 @@ def test_restart_goes_back_to_the_deal_and_one_undo_returns(
     assert game.undos == 3
 
 
+def test_a_restart_to_an_opening_auto_play_played_says_what_the_counter_holds(
+    owner_client: Client, start_game
+) -> None:
+    """Restart said "Back to the opening deal" beside "Moves 1": the opening's auto-play
+    counted again, and nothing said so (a player's pass)."""
+    game = start_game(autoplay=True)  # the opening plays t7-f3
+    assert play(owner_client, game, "t3-t6").status_code == 303
+
+    answer = act(owner_client, game, "restart", 2, **HX)
+
+    game.refresh_from_db()
+    assert game.ply == 1
+    assert (
+        "Back to the opening deal. Auto-play sent 1 card up from the deal: every card moved "
+        "counts a move." in answer.text
+    )
+
+
 def test_play_on_from_a_move_of_the_replay(owner_client: Client, game: Game, other_client) -> None:
     """Analyse links the replay of the last winnable position, which offered only "Resume
     playing", the lost position: a player counted Undos to get back there (a player's pass).
