@@ -148,7 +148,7 @@ def copies_the_solution(daily: Daily, line: Sequence[str]) -> str:
     if same < COPIED_SHARE * theirs.total() or mine.total() > COPIED_LENGTH * theirs.total():
         return ""
     return (
-        f"its moves between piles repeat {same} of the {theirs.total()} in the daily's own "
+        f"it makes {same} of the {theirs.total()} moves between piles of the daily's own "
         f"solution, which Hint shows a move at a time"
     )
 

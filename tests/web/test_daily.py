@@ -922,13 +922,16 @@ def test_a_held_win_says_its_own_reason_on_the_leaderboard(daily: Daily, member)
 
     page = client.get(reverse("games:daily_leaderboard", args=[daily.date, daily.slug])).text
 
-    assert "your win is waiting for a moderator (its " in html.unescape(page)
-    assert "repeat 14 of the 14 in the daily&#x27;s own solution, which Hint shows" in page
+    assert "your win is waiting for a moderator (it makes " in html.unescape(page)
+    assert (
+        "it makes 14 of the 14 moves between piles of the daily&#x27;s own solution, which Hint"
+        in page
+    )
     assert "faster than a person clicks" not in page.split('class="mine-note"')[1]
     # The win's own panel said "Would place 1" and nothing of the hold (a player's pass).
     game = Game.objects.get()
     panel = html.unescape(client.get(game.get_absolute_url()).text)
-    assert "Your win is waiting for a moderator (its moves between piles repeat 14 of" in panel
+    assert "Your win is waiting for a moderator (it makes 14 of the 14 moves between piles" in panel
     # "No wins yet: be the first." stood above the player's own (held) row.
     assert "No wins yet" not in page and "No ranked wins yet: yours is below." in page
     assert 'class="gap"' not in page
@@ -939,7 +942,7 @@ def test_a_short_solution_repeated_flags_nothing() -> None:
     short = Daily(slug="citadel", deal=3, solution=" ".join(SOLUTION[:5]))
 
     assert leaderboard.copies_the_solution(short, short.solution.split()) == ""
-    assert leaderboard.copies_the_solution(make_copied(), SOLUTION).startswith("its ")
+    assert leaderboard.copies_the_solution(make_copied(), SOLUTION).startswith("it makes ")
 
 
 def make_copied() -> Daily:
@@ -968,7 +971,10 @@ def test_a_copy_with_two_moves_swapped_is_recognised(daily: Daily, member) -> No
 
     entry = Entry.objects.get()
     assert entry.moves == daily.par
-    assert entry.flagged and "repeat 14 of the 14 in the daily's" in entry.flag_reason
+    assert (
+        entry.flagged
+        and "it makes 14 of the 14 moves between piles of the daily's" in entry.flag_reason
+    )
     assert leaderboard.ranking(daily, now=NOON) == []
 
 
