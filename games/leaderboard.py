@@ -62,8 +62,10 @@ def min_human_spread() -> float:
     return float(settings.DAILY_MIN_HUMAN_SPREAD)
 
 
-MIN_GAPS = 10
-"""Gaps needed before the speed rule judges (a short game says too little)."""
+MIN_GAPS = 3
+"""Gaps needed before the speed rule judges (one or two say too little of a pace). It was
+10: a daily that needs ten moves of the player's or fewer was never judged, however fast
+its moves came (an attacker's pass; the fewest a daily needed that day was 26)."""
 STEADY_GAPS = 20
 """Gaps needed before the steadiness is judged: a person's short burst can be even."""
 

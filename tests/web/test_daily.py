@@ -1206,6 +1206,16 @@ def test_a_steady_script_with_a_few_pauses_is_flagged_too(
     assert "steady pace" in leaderboard.too_fast(game)
 
 
+def test_a_short_line_sent_at_a_machines_speed_is_flagged(daily: Daily, member) -> None:
+    """A win of ten moves or fewer was never judged, however fast (an attacker's pass): a
+    daily that needs so few would rank a script's line sent at once."""
+    scripted = win(member, daily, at=NOON, line=LINE[:5], seconds_per_move=0.04, steady=True)
+    person = win(Player.objects.create(), daily, at=NOON, line=LINE[:5], seconds_per_move=1.2)
+
+    assert "faster than a person clicks" in leaderboard.too_fast(scripted)
+    assert leaderboard.too_fast(person) == ""
+
+
 def test_a_short_even_burst_is_not_judged_steady(daily: Daily, member) -> None:
     """A person's run of obvious moves can be even; the steadiness needs 20 gaps."""
     game = win(member, daily, at=NOON, line=LINE[:20], seconds_per_move=0.5, steady=True)
