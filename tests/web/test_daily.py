@@ -16,7 +16,7 @@ import pytest
 from django.contrib.admin.sites import site as admin_site
 from django.contrib.auth.models import User
 from django.core.cache.backends import locmem
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 from django.db import IntegrityError, connection
 from django.db.models.signals import post_init
 from django.test import Client, RequestFactory
@@ -225,15 +225,34 @@ def test_prepare_dailies_exits_1_when_a_game_day_has_no_deal(db: None, monkeypat
     assert list(Daily.objects.values_list("slug", flat=True)) == ["citadel"]
 
 
-@pytest.mark.parametrize("nodes", ["0", "-5"])
-def test_find_winnable_deals_refuses_a_budget_below_one(nodes: str, capsys) -> None:
+@pytest.mark.parametrize(
+    ("arguments", "said"),
+    [
+        (["--nodes", "0"], "--nodes must be at least 1"),
+        (["--nodes", "-5"], "--nodes must be at least 1"),
+        (["--to", str(MAX_DEAL + 1)], f"at most {MAX_DEAL}"),
+    ],
+)
+def test_find_winnable_deals_refuses_a_budget_below_one_or_a_deal_past_the_last(
+    arguments: list[str], said: str, capsys
+) -> None:
     """``--nodes -5`` searched nothing and printed "0 winnable deals found", exit 0; ``0``
-    meant the default budget (a review)."""
+    meant the default budget (a review); a deal past the last ended in a traceback (an
+    attacker's pass)."""
     with pytest.raises(SystemExit) as exit_info:
-        call_command("find_winnable_deals", "citadel", "--from", "1", "--to", "2", "--nodes", nodes)
+        call_command("find_winnable_deals", "citadel", "--from", "1", "--to", "2", *arguments)
 
     assert exit_info.value.code == 2
-    assert "--nodes must be at least 1" in capsys.readouterr().err
+    assert said in capsys.readouterr().err
+
+
+def test_prepare_dailies_refuses_games_with_no_game_named(db: None) -> None:
+    """``--games`` and nothing after it prepared every game of the week (an attacker's
+    pass)."""
+    with pytest.raises(CommandError, match="--games"):
+        call_command("prepare_dailies", "--games")
+
+    assert not Daily.objects.exists()
 
 
 def test_a_daily_shows_its_difficulty(client: Client, live: Daily) -> None:

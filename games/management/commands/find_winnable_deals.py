@@ -8,7 +8,7 @@ import time
 from django.core.management.base import BaseCommand, CommandParser
 
 from games.daily import BUDGETS
-from games.rules import GAMES, Board
+from games.rules import GAMES, MAX_DEAL, Board
 from games.rules.solver import solve
 
 
@@ -24,8 +24,8 @@ class Command(BaseCommand):
     def handle(
         self, *args: object, slug: str, start: int, end: int, nodes: int | None, **_: object
     ) -> None:
-        if not 1 <= start <= end:
-            self.stderr.write("--from must be at least 1 and at most --to")
+        if not 1 <= start <= end <= MAX_DEAL:
+            self.stderr.write(f"--from must be at least 1 and at most --to, at most {MAX_DEAL}")
             raise SystemExit(2)
         if nodes is not None and nodes < 1:
             self.stderr.write("--nodes must be at least 1")

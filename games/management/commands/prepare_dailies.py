@@ -27,7 +27,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--days", type=int, default=7, help="days after today (0-366)")
         parser.add_argument(
-            "--games", nargs="*", choices=list(GAMES), help="default: each day's daily games"
+            "--games", nargs="+", choices=list(GAMES), help="default: each day's daily games"
         )
         parser.add_argument(
             "--measure", action="store_true", help="time the choice of each deal; store nothing"
