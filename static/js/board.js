@@ -856,6 +856,12 @@
     if (dx) {
       var sameRow = ahead.filter(function (c) { return c.box.top < a.bottom && c.box.bottom > a.top; });
       if (sameRow.length) ahead = sameRow;
+    } else if (ahead.length) {
+      // Up and down go to the next row, then across it: a pile one card shorter, its top
+      // card a card's width aside, lost to the pile straight below it, two rows on, and
+      // Down never reached it (a player's pass).
+      var next = ahead.reduce(function (n, c) { return c.along < n.along ? c : n; });
+      ahead = ahead.filter(function (c) { return c.box.top < next.box.bottom && c.box.bottom > next.box.top; });
     }
     var best = null;
     var bestScore = Infinity;

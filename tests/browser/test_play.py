@@ -153,6 +153,17 @@ def test_up_and_down_keep_to_their_column_or_stay(page: Page, live_server: LiveS
     page.keyboard.press("ArrowUp")
     page.keyboard.press("ArrowUp")
     expect(page.locator(":focus")).to_have_accessible_name(re.compile(r"top of right pile 1$"))
+    # Citadel 3's left pile 2 is two cards shorter than piles 1 and 3: its top card stands
+    # two steps aside, and Down from left pile 1 went on to left pile 3, straight below; Up
+    # came back, and left pile 2 was out of the arrows' reach (a player's pass).
+    start(page, live_server, "/play/citadel/3/?autoplay=0")
+    page.locator('[data-pile="t1"] button').last.focus()
+    for pile in ("t2", "t3", "t4"):
+        page.keyboard.press("ArrowDown")
+        expect(page.locator(f'[data-pile="{pile}"] button').last).to_be_focused()
+    for pile in ("t3", "t2", "t1"):
+        page.keyboard.press("ArrowUp")
+        expect(page.locator(f'[data-pile="{pile}"] button').last).to_be_focused()
 
 
 @pytest.fixture
