@@ -627,9 +627,14 @@ def describe_outcome(
     if restart:
         if to_ply:
             return f"Back to move {to_ply}."
-        # The counter stands at the opening's auto-play again, not at 0 (a player's pass).
+        # The counter stands at the opening's auto-play again, not at 0 (a player's pass),
+        # said in what a phone's two lines hold (opening_said's sentence was cut short).
         opening = replayed.board.ply
-        return "Back to the opening deal." + (f" {opening_said(opening)}" if opening else "")
+        if not opening:
+            return "Back to the opening deal."
+        if opening == 1:
+            return "Back to the opening deal: the card auto-play sent up counts as a move."
+        return f"Back to the opening deal: the {opening} cards auto-play sent up count as moves."
     moves, cards = replayed.moves, replayed.cards
     if not moves:
         return ""
