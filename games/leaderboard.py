@@ -89,19 +89,19 @@ def too_fast(game: Game, now: dt.datetime | None = None) -> str:
     if median < floor:
         return (
             f"moves faster than a person clicks: a median gap of {_ms(median)} between player "
-            f"moves (under {_ms(floor)}) over {len(gaps)} gaps"
+            f"moves over {len(gaps)} gaps, under {_ms(floor)}"
         )
     if mean < pace:
         return (
             f"moves faster than a person plays: a mean gap of {_ms(mean)} between player "
-            f"moves (under {_ms(pace)}) over {len(gaps)} gaps"
+            f"moves over {len(gaps)} gaps, under {_ms(pace)}"
         )
     spread, least = _spread(gaps), min_human_spread()
     if len(gaps) >= STEADY_GAPS and spread < least:
         return (
             f"moves at a machine's steady pace: half of its {len(gaps)} gaps between player "
-            f"moves lie within {spread:.0%} of their median, {_ms(median)} (a person's spread "
-            f"wider than {least:.0%})"
+            f"moves lie within {spread:.0%} of their median, {_ms(median)}, where a person's "
+            f"spread is wider than {least:.0%}"
         )
     return ""
 

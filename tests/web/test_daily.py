@@ -1194,7 +1194,7 @@ def test_a_script_at_a_steady_pace_is_flagged(daily: Daily, member) -> None:
     assert entry.flagged
     assert entry.flag_reason == (
         f"moves at a machine's steady pace: half of its {len(LINE) - 1} gaps between player"
-        " moves lie within 0% of their median, 360 ms (a person's spread wider than 10%)"
+        " moves lie within 0% of their median, 360 ms, where a person's spread is wider than 10%"
     )
     assert list(leaderboard.ranking(daily, now=NOON)) == []
 
