@@ -15,6 +15,7 @@ from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from games import limits
@@ -122,6 +123,7 @@ def profile(request: HttpRequest) -> HttpResponse:
             "glide": player.glide,
         }
     )
+    back = _back_to(request)
     if request.method == "POST" and "display_name" in request.POST:
         name_form = NameForm(request.POST, player=known)
         if name_form.is_valid():
@@ -129,7 +131,7 @@ def profile(request: HttpRequest) -> HttpResponse:
                 player = current_player(request)
                 player_set_name(player=player, name=name_form.cleaned_data["display_name"])
                 messages.success(request, "Your name is saved.")
-                return redirect("games:profile")
+                return redirect(back or "games:profile")
             except ValidationError as error:
                 name_form.add_error("display_name", error)
     elif request.method == "POST":
@@ -138,9 +140,21 @@ def profile(request: HttpRequest) -> HttpResponse:
             player_set_preferences(player=current_player(request), **prefs_form.cleaned_data)
             messages.success(request, "Your preferences are saved.")
             return redirect("games:profile")
-    context = {"player": known, "name_form": name_form, "prefs_form": prefs_form}
+    context = {"player": known, "name_form": name_form, "prefs_form": prefs_form, "back": back}
     bad = name_form.errors or prefs_form.errors
     return render(request, "games/profile.html", context, status=400 if bad else 200)
+
+
+def _back_to(request: HttpRequest) -> str:
+    """The page of this site that sent the player to choose a name (``next``: a leaderboard
+    row's "choose a name"), where saving one returns; empty for any other address. Saved,
+    the name left the player on the profile, the row they came from out of reach (a
+    player's pass)."""
+    back = request.POST.get("next") or request.GET.get("next", "")
+    safe = url_has_allowed_host_and_scheme(
+        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    return back if safe and back.startswith("/") else ""
 
 
 @require_safe

@@ -11,6 +11,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 from django.contrib.admin.sites import site as admin_site
@@ -1313,9 +1314,33 @@ def test_my_row_without_a_name_says_where_to_choose_one(daily: Daily, member) ->
     Player.objects.filter(pk=member.pk).update(display_name="Ada")
     named = client_of(member).get(url).text
 
-    choose = f'(you: <a href="{reverse("games:profile")}">choose a name</a>)'
+    choose = f'(you: <a href="{reverse("games:profile")}?next={quote(url)}">choose a name'
     assert choose in nameless
-    assert choose not in named and "(you)" in named
+    assert "choose a name" not in named and "(you)" in named
+
+
+@pytest.mark.parametrize(
+    ("asked", "back"),
+    [
+        ("/daily/2026-11-22/citadel/?page=2", "/daily/2026-11-22/citadel/?page=2"),
+        ("//elsewhere.example/", "/me/"),
+        ("https://elsewhere.example/", "/me/"),
+        ("/\\elsewhere.example", "/me/"),
+        ("javascript:alert(1)", "/me/"),
+    ],
+)
+def test_a_name_chosen_from_a_leaderboard_returns_there(member, asked: str, back: str) -> None:
+    """Saved, the name left the player on the profile, the row they came from out of reach
+    (a player's pass); only a page of this site is returned to."""
+    Player.objects.filter(pk=member.pk).update(display_name="")
+    browser = client_of(member)
+    profile = reverse("games:profile")
+
+    page = browser.get(profile, {"next": asked}).text
+    saved = browser.post(profile, {"display_name": "Ada", "next": asked})
+
+    assert saved.status_code == 302 and saved["Location"] == back
+    assert ('name="next"' in page) == (back != profile)
 
 
 def test_one_result_draws_a_bar_not_the_whole_chart() -> None:
