@@ -37,6 +37,12 @@ from games.stats import player_stats
 GAMES_PER_PAGE = 12
 
 
+FORM_METHODS = ["get", "head", "post", "options"]
+"""The methods of Django's form views here (the log-in's, the password change's): they take
+PUT as POST and say so (``Allow``); the site takes no PUT
+(``castle_site.middleware.methods_the_site_takes``)."""
+
+
 class NameForm(forms.Form):
     display_name = forms.CharField(max_length=24, label="Display name")
 
@@ -101,7 +107,7 @@ class PasswordChangeView(auth_views.PasswordChangeView):
     under a new key, ``castle_site.sessions.IndexedKeys``)."""
 
     success_url = reverse_lazy("games:password_change_done")
-    http_method_names = ["get", "head", "post", "options"]  # Django's takes PUT as POST
+    http_method_names = FORM_METHODS
 
 
 password_change = rate_limited("password", *limits.PASSWORD_CHANGE)(PasswordChangeView.as_view())

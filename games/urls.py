@@ -22,10 +22,6 @@ register_converter(DateConverter, "date")
 
 app_name = "games"
 
-FORM_METHODS = ["get", "head", "post", "options"]
-"""Django's form views take PUT as POST and say so (``Allow``); the site takes no PUT
-(``castle_site.middleware.methods_the_site_takes``)."""
-
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.health, name="health"),
@@ -68,7 +64,9 @@ urlpatterns = [
     path("accounts/signup/", player_views.signup, name="signup"),
     path(
         "accounts/login/",
-        limits.login_limited(auth_views.LoginView.as_view(http_method_names=FORM_METHODS)),
+        limits.login_limited(
+            auth_views.LoginView.as_view(http_method_names=player_views.FORM_METHODS)
+        ),
         name="login",
     ),
     path("accounts/logout/", player_views.logout_everywhere, name="logout"),
