@@ -80,6 +80,25 @@ def test_worker_refuses_a_negative_interval() -> None:
     assert exit_info.value.code == 2
 
 
+@pytest.mark.parametrize("queues", ["nosuch", "default,nosuch", ""])
+def test_worker_refuses_a_queue_no_task_goes_to(queues, capsys) -> None:
+    """A misspelt queue ran nothing: a batch exited 0 at once, a worker waited for ever on
+    a queue nothing is enqueued on (a review)."""
+    remember.enqueue(word="waiting")
+    with pytest.raises(SystemExit) as exit_info:
+        call_command("worker", batch=True, queue_name=queues, interval=0, verbosity=0)
+    assert exit_info.value.code == 2
+    assert "No such queue" in capsys.readouterr().err
+    assert CALLS == []
+
+
+@pytest.mark.parametrize("queues", ["default", "*", "default,*"])
+def test_worker_runs_the_queues_it_is_given(queues) -> None:
+    remember.enqueue(word="waiting")
+    call_command("worker", batch=True, no_schedule=True, queue_name=queues, interval=0, verbosity=0)
+    assert CALLS == ["waiting"]
+
+
 def test_the_schedule_prunes_old_task_results() -> None:
     """Finished results go once old (successful after a day, failed after a week); a task
     still waiting or running stays, however old."""

@@ -15,6 +15,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import close_old_connections
+from django.tasks import default_task_backend
 from django.utils import timezone
 
 from games import schedule
@@ -43,6 +44,11 @@ class Command(BaseCommand):
         if interval < 0:
             self.stderr.write("--interval must not be negative")
             raise SystemExit(2)
+        if unknown := unknown_queues(options["queue_name"]):
+            # db_worker would wait on them for ever, or exit 0 at once in a batch.
+            known = ", ".join(sorted(default_task_backend.queues))
+            self.stderr.write(f"No such queue: {', '.join(unknown)} (the queues: {known}, or *)")
+            raise SystemExit(2)
         failed = 0
         if batch:
             if not options["no_schedule"]:
@@ -69,3 +75,12 @@ class Command(BaseCommand):
             close_old_connections()  # this thread's own connection, between ticks
             if stop.wait(settings.SCHEDULE_SECONDS):
                 return
+
+
+def unknown_queues(names: object) -> list[str]:
+    """The names in ``--queue-name`` (comma-separated; ``*`` is every queue) that the task
+    backend has no queue of: no task is ever enqueued on one."""
+    assert isinstance(names, str)
+    return [
+        name for name in names.split(",") if name != "*" and name not in default_task_backend.queues
+    ]
