@@ -220,13 +220,16 @@ def delete_players_out_of_reach(now: datetime) -> int:
     so it ends ``SESSION_COOKIE_AGE`` after (``SESSION_MARGIN`` more, to be sure), and with
     it every way to play as that player, see their games or statistics, or link them to an
     account. Without this, every game ever played without an account would be kept for
-    ever, a replay link the only way left to one. Kept: a player with a leaderboard entry,
-    and so its games (the leaderboards keep their history).
+    ever, a replay link the only way left to one. Its daily entries go too: an entry ranks
+    only once an account holds it (``leaderboard.ranked``), so no leaderboard shows one of a
+    player without an account, and after its session nobody can claim it. Keeping them kept
+    every such player and its games for ever: an anonymous daily win a day from each new
+    session, a game and its ~100 move rows each, nothing ever deleted (an attacker's pass).
+    A player whose account was deleted is one of these too: its entries left the
+    leaderboards with the account.
     """
     ended = now - timedelta(seconds=settings.SESSION_COOKIE_AGE) - SESSION_MARGIN
-    out_of_reach = Player.objects.filter(
-        ~Exists(Entry.objects.filter(player=OuterRef("pk"))), user=None, created_at__lt=ended
-    )
+    out_of_reach = Player.objects.filter(user=None, created_at__lt=ended)
     games = _delete_in_batches(Game.objects.filter(owner__in=out_of_reach))
     _delete_in_batches(out_of_reach)
     return games

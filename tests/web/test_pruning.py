@@ -406,18 +406,17 @@ def test_a_player_out_of_reach_goes_with_every_game(
     assert not PlayedMove.objects.exists()
 
 
-@pytest.mark.parametrize("which", ["within its session", "with an entry", "with an account"])
-def test_a_player_within_reach_or_on_a_leaderboard_keeps_its_games(
+@pytest.mark.parametrize("which", ["within its session", "with an account"])
+def test_a_player_within_reach_or_with_an_account_keeps_its_games_and_entries(
     start: Start, daily: Daily, now, which: str
 ) -> None:
     doomed = start()
     Player.objects.filter(pk=doomed.owner_id).update(created_at=now - OUT_OF_REACH)
     kept = Player.objects.create()
     game = start(kept, slug="citadel", deal=3, daily=daily)
-    if which == "with an entry":
-        Entry.objects.create(
-            daily=daily, player=kept, game=game, moves=80, elapsed=timedelta(), finished_at=now
-        )
+    Entry.objects.create(
+        daily=daily, player=kept, game=game, moves=80, elapsed=timedelta(), finished_at=now
+    )
     if which == "with an account":
         Player.objects.filter(pk=kept.pk).update(user=User.objects.create_user("ada"))
     ago = SESSION_ENDED - timedelta(minutes=1) if which == "within its session" else OUT_OF_REACH
@@ -425,7 +424,33 @@ def test_a_player_within_reach_or_on_a_leaderboard_keeps_its_games(
 
     assert schedule.delete_players_out_of_reach(now) == 1
     assert gone(doomed)
-    assert not gone(kept) and not gone(game)
+    assert not gone(kept) and not gone(game) and Entry.objects.filter(game=game).exists()
+
+
+@pytest.mark.parametrize("account", ["never had one", "deleted"])
+def test_a_player_out_of_reach_goes_with_its_unranked_daily_wins(
+    start: Start, daily: Daily, now, account: str
+) -> None:
+    """An entry ranks only once an account holds it: one of a player without an account is
+    on no leaderboard, and after its session nobody can claim it. Such a player, with its
+    games and their moves, was kept for ever: a daily win from each new session, never
+    deleted (an attacker's pass)."""
+    player = Player.objects.create()
+    game = start(player, slug="citadel", deal=3, daily=daily)
+    play(game, "t1-t4", now)
+    entry = Entry.objects.create(
+        daily=daily, player=player, game=game, moves=80, elapsed=timedelta(), finished_at=now
+    )
+    if account == "deleted":
+        user = User.objects.create_user("ada")
+        Player.objects.filter(pk=player.pk).update(user=user)
+        user.delete()  # the player stays, without an account
+    Player.objects.filter(pk=player.pk).update(created_at=now - OUT_OF_REACH)
+
+    assert schedule.delete_players_out_of_reach(now) == 1
+    assert gone(player) and gone(game)
+    assert not Entry.objects.filter(pk=entry.pk).exists()
+    assert not PlayedMove.objects.exists()
 
 
 # -- a player pruned while its request is on its way ---------------------------------------
