@@ -15,6 +15,7 @@ import logging
 from django.conf import settings
 from django.db import transaction
 from django.tasks import task
+from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
 from games.daily import DailyUnavailable, daily_games, daily_prepare, utc_today
@@ -55,6 +56,7 @@ def prepare_day(date: str) -> dict[str, int | None]:
         except DailyUnavailable as error:
             logger.warning("%s", error)
             pars[slug] = None
+    DailyPreparation.objects.filter(date=day).update(finished_at=timezone.now())
     return pars
 
 
@@ -103,7 +105,13 @@ def daily_request(*, date: dt.date, now: dt.datetime) -> bool:
 def _waiting(preparation: DailyPreparation, now: dt.datetime) -> bool | None:
     """Whether the date's games are on their way (its task waits, runs, or failed within
     ``RETRY_AFTER``: ``True``) or will not come (its task ran to its end: ``False``); ``None``
-    when it is to be queued again."""
+    when it is to be queued again.
+
+    A task that ran to its end marks the date's row: its result says so only for a day
+    (``schedule.prune_task_results``), after which the date, still missing a game, was
+    searched again every day it stayed ahead, and said to be on its way (a review)."""
+    if preparation.finished_at is not None:
+        return False
     task = (
         DBTaskResult.objects.filter(id=preparation.task_id or None)  # type: ignore[misc]
         .values_list("status", "started_at")

@@ -407,6 +407,12 @@ class DailyPreparation(models.Model):
     date = models.DateField(unique=True)
     task_id = models.CharField(max_length=64, blank=True)
     queued_at = models.DateTimeField()
+    finished_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When a task ran the date's search to its end (games.daily_tasks): not"
+        " queued again. Kept here, as the task's result is pruned after a day.",
+    )
 
     def __str__(self) -> str:
         return f"dailies of {self.date:%Y-%m-%d} queued at {self.queued_at:%H:%M:%S}"

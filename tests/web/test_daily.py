@@ -426,6 +426,41 @@ def test_a_day_its_task_could_not_prove_is_not_queued_again_and_says_so(
     assert Daily.objects.filter(date=today).count() == len(dailies.daily_games(today)) - 1
 
 
+def test_a_day_ahead_its_task_could_not_prove_is_not_searched_again_once_its_result_is_pruned(
+    db: None, run_tasks, monkeypatch, settings
+) -> None:
+    """The task's result said the date's search had run to its end, and the schedule prunes
+    results after a day: the date, still missing a game, was searched again every day it
+    stayed ahead, and said to be on its way (a review)."""
+    settings.DAILY_DAYS_AHEAD = 3
+    searched: list[tuple[str, dt.date]] = []
+
+    def unprovable(game: str, date: dt.date) -> dailies.ProvedDeal:
+        searched.append((game, date))
+        if game == "archway":
+            raise dailies.DailyUnavailable(f"No deal of {game} proved winnable")
+        return dailies.ProvedDeal(3, LINE, "hard")
+
+    monkeypatch.setattr(dailies, "choose_deal", unprovable)
+    now = utc_now()
+    ahead = now.date() + dt.timedelta(days=3)
+    daily_tasks.schedule_dailies(now)
+    run_tasks()
+    assert "archway" in dailies.daily_games(ahead)
+    assert searched.count(("archway", ahead)) == 1
+
+    later = now + dt.timedelta(days=1, minutes=1)
+    for tick in (later, later + dt.timedelta(minutes=1)):  # the worker's ticks, in JOBS order
+        daily_tasks.schedule_dailies(tick)
+        schedule.prune_task_results(tick)
+    run_tasks()
+
+    assert searched.count(("archway", ahead)) == 1, searched
+    task_id = DailyPreparation.objects.get(date=ahead).task_id
+    assert not DBTaskResult.objects.filter(id=task_id).exists()  # its result is gone
+    assert not daily_tasks.daily_request(date=ahead, now=later + dt.timedelta(days=2))
+
+
 def test_a_page_asking_while_the_task_waits_locks_nothing(db: None) -> None:
     """Every view of a day with a game missing took the date's row lock (on SQLite, the
     database's write lock, behind every move) to learn that its task was queued."""
