@@ -25,6 +25,11 @@ def remember(word: str) -> str:
     return word.upper()
 
 
+@task
+def explode() -> None:
+    raise RuntimeError("a broken task")
+
+
 def enqueue_remember(now: datetime) -> None:
     remember.enqueue(word=f"scheduled {now:%Y}")
 
@@ -72,6 +77,31 @@ def test_worker_batch_exits_1_when_a_scheduled_job_failed(monkeypatch, capsys) -
     assert exit_info.value.code == 1
     assert len(CALLS) == 1  # the other job ran, and its task
     assert "1 scheduled jobs failed" in capsys.readouterr().err
+
+
+def test_worker_batch_exits_1_when_a_task_failed(capsys) -> None:
+    """A task that raised was stored as failed and the batch exited 0: a cron job or a
+    deploy step could not tell (a review)."""
+    broken = explode.enqueue()
+    ran = remember.enqueue(word="after")
+    with pytest.raises(SystemExit) as exit_info:
+        call_command("worker", batch=True, no_schedule=True, interval=0, verbosity=0)
+
+    assert exit_info.value.code == 1
+    assert "1 tasks failed" in capsys.readouterr().err
+    broken.refresh()
+    ran.refresh()
+    assert (broken.status, ran.status) == (TaskResultStatus.FAILED, TaskResultStatus.SUCCESSFUL)
+
+
+def test_worker_batch_counts_only_its_own_failures() -> None:
+    """A task another worker ran and failed meanwhile is that worker's to report."""
+    elsewhere = DBTaskResult.objects.get(id=explode.enqueue().id)
+    elsewhere.claim("another-worker")
+    elsewhere.set_failed(RuntimeError("elsewhere"))
+    remember.enqueue(word="fine")
+    call_command("worker", batch=True, no_schedule=True, interval=0, verbosity=0)
+    assert CALLS == ["fine"]
 
 
 def test_worker_refuses_a_negative_interval() -> None:

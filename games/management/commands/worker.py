@@ -10,13 +10,17 @@ more: tasks are claimed under a row lock, and scheduled jobs are idempotent).
 from __future__ import annotations
 
 import threading
+from datetime import datetime
 
 from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import close_old_connections
 from django.tasks import default_task_backend
+from django.tasks.base import TaskResultStatus
 from django.utils import timezone
+from django.utils.crypto import get_random_string
+from django_tasks_db.models import DBTaskResult
 
 from games import schedule
 
@@ -50,11 +54,13 @@ class Command(BaseCommand):
             self.stderr.write(f"No such queue: {', '.join(unknown)} (the queues: {known}, or *)")
             raise SystemExit(2)
         failed = 0
+        started = timezone.now()
         if batch:
             if not options["no_schedule"]:
-                failed = schedule.tick(timezone.now())
+                failed = schedule.tick(started)
         elif not options["no_schedule"]:
             threading.Thread(target=self._schedule, name="castle-schedule", daemon=True).start()
+        worker_id = get_random_string(32)
         call_command(
             "db_worker",
             queue_name=options["queue_name"],
@@ -62,10 +68,16 @@ class Command(BaseCommand):
             batch=batch,
             startup_delay=False,
             reload=False,
+            worker_id=worker_id,
             verbosity=options["verbosity"],
         )
-        if failed:  # a cron job running the batch must see it (the log has the tracebacks)
-            self.stderr.write(f"{failed} scheduled jobs failed: see the log")
+        # A cron job or a deploy step running the batch must see a failure (the log and the
+        # task's result have the tracebacks): it exited 0 after a task failed (a review).
+        tasks_failed = failed_tasks(worker_id, since=started) if batch else 0
+        if failed or tasks_failed:
+            counts = {"scheduled jobs": failed, "tasks": tasks_failed}
+            said = " and ".join(f"{n} {what}" for what, n in counts.items() if n)
+            self.stderr.write(f"{said} failed: see the log")
             raise SystemExit(1)
 
     def _schedule(self) -> None:
@@ -84,3 +96,12 @@ def unknown_queues(names: object) -> list[str]:
     return [
         name for name in names.split(",") if name != "*" and name not in default_task_backend.queues
     ]
+
+
+def failed_tasks(worker_id: str, *, since: datetime) -> int:
+    """How many tasks this worker (``worker_id``, db_worker's) ran that failed: a worker on
+    another machine claims its own."""
+    failures = DBTaskResult.objects.filter(
+        status=TaskResultStatus.FAILED, finished_at__gte=since
+    ).values_list("worker_ids", flat=True)
+    return sum(worker_id in ids for ids in failures)
