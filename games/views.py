@@ -61,6 +61,7 @@ from games.rules import (
     GAMES,
     GROUPS,
     GameRules,
+    IllegalMove,
     Move,
     ReplayError,
     RulesError,
@@ -372,7 +373,7 @@ def hint(request: HtmxHttpRequest, game_id: uuid.UUID) -> HttpResponse:
     except services.GameConflict as error:  # a tab behind the game: it gets the game as it is
         return _conflict(request, error)
     except RulesError as error:
-        return _refused(request, game_id, str(error), status=422)
+        return _refused(request, game_id, error, status=422)
     if solved:  # a position nobody had asked about: it spends the client's solver budget
         limits.over_limit(request, "solve", limits.SOLVE)
     if not request.htmx:  # to the game page: a reload there does not ask (and count) again
@@ -535,7 +536,7 @@ def _act(
     except services.GameConflict as error:
         return _conflict(request, error)
     except RulesError as error:
-        return _refused(request, game_id, str(error), status=422, selected=selected)
+        return _refused(request, game_id, error, status=422, selected=selected)
     limits.PLAYING.charge(request, outcome.rows)
     if not request.htmx:  # the sentence the board script's live region reads, after the 303
         # Notes nobody read (a script that never follows the redirect) are dropped, not
@@ -579,15 +580,19 @@ def _conflict(request: HtmxHttpRequest, error: services.GameConflict) -> HttpRes
 def _refused(
     request: HtmxHttpRequest,
     game_id: uuid.UUID,
-    reason: str,
+    refusal: str | RulesError,
     *,
     status: int,
     selected: str | None = None,
 ) -> HttpResponse:
-    """The board stays as it was; the player reads why, with its piles named as the board
-    shows them."""
+    """The board stays as it was; the player reads why: a rule's refusal of a move
+    (``IllegalMove``) with its piles named as the board shows them. Other reasons are said
+    as written: a malformed move's help names the notation's piles, which renaming garbled
+    ("write FROM-TO with piles left pile 1, the diamonds foundation…"; an attacker's pass)."""
     game = get_object_or_404(Game, pk=game_id)
-    reason = pile_words(game.rules, reason)
+    reason = str(refusal)
+    if isinstance(refusal, IllegalMove):
+        reason = pile_words(game.rules, reason)
     if not request.htmx and secrecy_refusal(game, session_player_id(request), now=timezone.now()):
         # someone else's live daily game: the reason, never its position
         return render(request, "games/error.html", {"message": reason}, status=status)

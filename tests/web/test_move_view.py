@@ -77,6 +77,19 @@ def test_a_refusal_names_piles_as_the_board_does(
     assert shown(message.group(1)) == reason
 
 
+def test_a_malformed_moves_help_is_said_as_written(owner_client: Client, game: Game) -> None:
+    """The help names the notation's piles (``t1``, ``f2``): renamed as the board's, it read
+    "write FROM-TO with piles left pile 1, the diamonds foundation, … r:7♥seven of
+    hearts-the hearts foundation" (an attacker's pass)."""
+    response = owner_client.post(move_url(game), {"move": "t1-t2x-1", "ply": "0"}, headers=HX)
+
+    assert response.status_code == 422
+    message = re.search(r'<p class="message">(.*?)</p>', response.content.decode())
+    assert message is not None
+    assert "write FROM-TO with piles t1, f2, r3, c1" in shown(message.group(1))
+    assert "foundation" not in message.group(1) and "pile 1" not in message.group(1)
+
+
 def shown(html: str) -> str:
     """What the eye reads of ``html``: its text, less what only a screen reader hears (a
     card's name beside its symbols: the ``for_people`` filter)."""
