@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Final
 
-from .building import rank_word
+from .building import a_rank, rank_word
 from .cards import CARD_BY_CODE, CARD_TEXT_BY_CODE, SUIT_NAMES, Card, next_rank
 from .deals import Layout, check_deal_number, deal
 from .errors import IllegalMove, NotationError
@@ -511,8 +511,9 @@ class Board:
         if len(pile) == 13:
             return f"{name} is complete"
         if not pile:
-            base = spec.first_rank or self.base_rank
-            return f"Only a card of the base rank {_rank(base)} can start a foundation"
+            if spec.first_rank is not None:  # every deal's: "base rank" is a chooser's word
+                return f"Only {a_rank(spec.first_rank).lower()} can start {name}"
+            return f"Only a card of the base rank {_rank(self.base_rank)} can start a foundation"
         rank = next_rank(pile[-1] >> 2, spec.step, wrap=spec.wrap)
         wanted = Card(rank, spec.suit) if rank else None
         return f"{name} takes {wanted} next, not {card}"

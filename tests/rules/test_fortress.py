@@ -85,7 +85,7 @@ def test_any_card_fills_an_empty_pile(fortress: Board) -> None:
 
 
 def test_only_an_ace_starts_a_foundation(fortress: Board) -> None:
-    assert refusal(fortress, "t9-f1") == "Only a card of the base rank ace can start a foundation"
+    assert refusal(fortress, "t9-f1") == "Only an ace can start f1"
     assert fortress.play("t8-f").notation() == "t8-f1"
     assert fortress.play("t6-f").notation() == "t6-f2"
 

@@ -7,6 +7,8 @@ from django.urls import reverse
 from games.models import DealVerdict, Game, Player
 from games.services import game_board
 
+from .browsers import FROM_THIS_SITE
+
 HX = {"HX-Request": "true"}
 
 
@@ -75,6 +77,22 @@ def test_a_refusal_names_piles_as_the_board_does(
     message = re.search(r'<p class="message">(.*?)</p>', response.content.decode())
     assert message is not None
     assert shown(message.group(1)) == reason
+
+
+def test_a_foundations_first_card_is_named_without_the_choosers_word(db: None) -> None:
+    """ "Only a card of the base rank ace can start a foundation" (Ten by One): the base rank
+    is a choice in Chessboard and Selective Castle, jargon in the games whose foundations
+    always start from an ace (a player's pass)."""
+    client = Client(headers=FROM_THIS_SITE)
+    response = client.get(reverse("games:play_deal", args=["ten-by-one", 5]) + "?autoplay=0")
+    game = Game.objects.get(pk=response["Location"].rstrip("/").rsplit("/", 1)[-1])
+
+    response = client.post(move_url(game), {"move": "t1-f1", "ply": "0"}, headers=HX)
+
+    assert response.status_code == 422
+    message = re.search(r'<p class="message">(.*?)</p>', response.content.decode())
+    assert message is not None
+    assert shown(message.group(1)) == "Only an ace can start the clubs foundation"
 
 
 def test_a_malformed_moves_help_is_said_as_written(owner_client: Client, game: Game) -> None:
