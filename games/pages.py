@@ -200,6 +200,7 @@ def action_message(outcome: Outcome, replayed: Replay | None = None, *, kind: st
         back=outcome.back,
         restart=kind == "restart",
         to_ply=outcome.to_ply,
+        restart_undone=kind == "undo" and not outcome.back,
     )
     if kind == "autoplay":
         message = f"Auto-play is {'on' if outcome.game.autoplay else 'off'}. {message}".strip()

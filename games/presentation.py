@@ -615,15 +615,25 @@ def moved_words(card: Card, move: Move) -> str:
 
 
 def describe_outcome(
-    replayed: Replay, *, automatic: int, back: bool, restart: bool = False, to_ply: int = 0
+    replayed: Replay,
+    *,
+    automatic: int,
+    back: bool,
+    restart: bool = False,
+    to_ply: int = 0,
+    restart_undone: bool = False,
 ) -> str:
     """What the live region says after an action: the move, then what auto-play did
     ("Seven of spades to the spades foundation. Auto-play: eight and nine of spades.").
 
     ``replayed``: the action's moves by :func:`replay` (for an undo, ``back``, the moves it
     took back); the last ``automatic`` of them were auto-play. A ``restart`` to a move of
-    the line (``to_ply``) says which.
+    the line (``to_ply``) says which. An undo that took a restart back
+    (``restart_undone``) plays the line again: said as the move it replayed, it read as a
+    new move ("Eight of hearts to free cell 1." beside Undos 1; a player's pass).
     """
+    if restart_undone:
+        return f"Restart taken back: back at move {replayed.board.ply}."
     if restart:
         if to_ply:
             return f"Back to move {to_ply}."
@@ -647,8 +657,6 @@ def describe_outcome(
         if automatic:
             sentence += f" Auto-play taken back: {auto_words(cards[own:])}."
         return sentence.strip()
-    if own > 2:  # an undone restart plays the whole line again
-        return f"{len(moves)} moves played again."
     said = [
         f"{moved_words(c, m)} to {where(rules, m.target)}"
         for c, m in zip(cards, moves, strict=True)

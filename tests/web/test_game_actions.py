@@ -142,6 +142,22 @@ def test_restart_goes_back_to_the_deal_and_one_undo_returns(
     assert game.undos == 3
 
 
+@pytest.mark.parametrize("moves", [1, 3])
+def test_an_undone_restart_says_so(owner_client: Client, game: Game, moves: int) -> None:
+    """Undo after a restart said the move it played again ("Eight of hearts to free cell
+    1."), as if a new move, beside "Undos 1" (a player's pass)."""
+    for _ in range(moves):
+        game.refresh_from_db()
+        move = services.game_board(game).legal_moves()[0]
+        assert play(owner_client, game, move.notation()).status_code == 303
+    assert act(owner_client, game, "restart", moves, **HX).status_code == 200
+
+    answer = act(owner_client, game, "undo", 0, **HX)
+
+    assert answer.status_code == 200
+    assert f"Restart taken back: back at move {moves}." in answer.text
+
+
 def test_a_restart_to_an_opening_auto_play_played_says_what_the_counter_holds(
     owner_client: Client, start_game
 ) -> None:
