@@ -476,13 +476,30 @@
         }
         return;
       }
-      if (source && (kindOf(pile) === "reserve" || pile === selection.pile)) { select(el); return; }
+      if (source && (kindOf(pile) === "reserve" || pile === selection.pile)) {
+        select(el);
+        targetInSight();
+        return;
+      }
       send("moves", moveTo(selection.source, name), glide(name));
       return;
     }
     if (!source) return;
     select(el);
     if (keyboard) focusTarget();
+    else targetInSight();
+  }
+
+  /* A card picked up with no destination on the screen brings one into it: on a phone an
+     Archway reserve card's one foundation lay below the fold, and nothing glowed (a
+     player's pass). A destination already in sight is left where it is. */
+  function targetInSight() {
+    var targets = selection.targets.map(pileEl).filter(Boolean);
+    var shown = targets.some(function (el) {
+      var box = el.getBoundingClientRect();
+      return box.bottom > 0 && box.top < window.innerHeight;
+    });
+    if (targets.length && !shown) targets[0].scrollIntoView({ block: "nearest" });
   }
 
   /* A click on the board while a request is in flight, kept to act on its answer. It is

@@ -1063,6 +1063,30 @@ def test_a_hint_shows_its_card_and_destination_on_a_phone(
     context.close()
 
 
+def test_a_card_picked_up_brings_its_destination_into_sight_on_a_phone(
+    browser: Browser, live_server: LiveServer
+) -> None:
+    """A reserve card tapped at the top of an Archway board on a phone: its one foundation
+    lay at the bottom, below the fold, and nothing on the screen glowed (a player's pass)."""
+    context = browser.new_context(
+        viewport={"width": 375, "height": 667}, has_touch=True, is_mobile=True
+    )
+    page = context.new_page()
+    page.goto(live_server.url + "/play/archway/1/?autoplay=0")
+    two = page.locator('#board button[name="select"][value="r:2D"]')  # 2♦ goes home
+    two.scroll_into_view_if_needed()
+    below = "[...document.querySelectorAll('#board .foundations .pile')].every(el =>"
+    below += " el.getBoundingClientRect().top >= innerHeight)"
+    assert page.evaluate(below)  # every foundation below the fold
+
+    two.tap()
+
+    targets = page.locator("#board .pile.target")
+    expect(targets).to_have_count(1)
+    expect(targets).to_be_in_viewport()
+    context.close()
+
+
 def test_without_javascript_a_picked_up_card_shows_where_it_may_go_on_a_phone(
     browser: Browser, live_server: LiveServer
 ) -> None:
