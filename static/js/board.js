@@ -889,12 +889,18 @@
     return best;
   }
 
+  /* The top card of the first pile in reading order, the piles read by where they stand:
+     read by the cards, the shortest pile's top card stood highest, and the first arrow went
+     to the last pile of a row (Private Lane; a player's pass). */
   function firstInReadingOrder(items) {
     var best = null;
     var bestBox = null;
     items.forEach(function (el) {
-      var box = visible(el);
-      if (!best || box.top < bestBox.top - 4 || (Math.abs(box.top - bestBox.top) <= 4 && box.left < bestBox.left)) {
+      var pile = pileOf(el);
+      var box = (pile || el).getBoundingClientRect();
+      var samePile = best && pile && pile === pileOf(best); /* a later card lies on top */
+      if (!best || samePile || box.top < bestBox.top - 4 ||
+          (Math.abs(box.top - bestBox.top) <= 4 && box.left < bestBox.left - 1)) {
         best = el;
         bestBox = box;
       }

@@ -166,6 +166,23 @@ def test_up_and_down_keep_to_their_column_or_stay(page: Page, live_server: LiveS
         expect(page.locator(f'[data-pile="{pile}"] button').last).to_be_focused()
 
 
+def test_the_first_arrow_goes_to_the_first_pile_in_reading_order(
+    page: Page, live_server: LiveServer
+) -> None:
+    """It went to the highest card: the shortest pile's top card, here Private Lane's last
+    pile of the row (a player's pass)."""
+    page.set_viewport_size({"width": 1280, "height": 800})
+    start(page, live_server, "/play/private-lane/8382573002310004297/?autoplay=0")
+    heights = page.locator("#board .central > .pile").evaluate_all(
+        "piles => piles.map(pile => pile.children.length)"
+    )
+    assert heights[-1] < heights[0]  # the last pile's top card stands highest
+
+    page.keyboard.press("ArrowRight")
+
+    expect(page.locator('[data-pile="t1"] button').last).to_be_focused()
+
+
 @pytest.fixture
 def no_js_page(browser: Browser) -> Iterator[Page]:
     context = browser.new_context(java_script_enabled=False)
