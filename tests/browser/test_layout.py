@@ -52,11 +52,14 @@ scroll to a board that has a screen of its own (``own_screen``)."""
 def own_screen(size: str, slug: str) -> bool:
     """Whether the board takes a screen of its own under the title and the controls (CSS,
     "A phone held sideways"): every board on a phone held sideways (under 32rem tall),
-    Archway's on any screen under 42rem tall held sideways or under 37rem upright."""
+    Archway's on any screen under 42rem tall held sideways or under 37rem upright, and
+    Castles in Spain's two rows of piles on a phone under 37rem upright."""
     width, height = SMALL[size]
     sideways = width > height
     if slug == "archway":
         return height < (42 if sideways else 37) * 16
+    if slug == "castles-in-spain" and not sideways and width <= 40 * 16:
+        return height < 37 * 16
     return sideways and height < 32 * 16
 
 
@@ -207,7 +210,7 @@ def test_every_board_fits_a_small_or_sideways_phone(
         check_board(page, f"{slug}-small", within="board")
         box = board.bounding_box()
         assert box is not None
-        if slug == "archway":
+        if slug == "archway" or width < height:  # upright: the controls stay above it
             continue
         assert box["height"] <= height, f"{slug}: the board is taller than the screen"
         for control in ("Undo", "Hint"):
@@ -217,6 +220,35 @@ def test_every_board_fits_a_small_or_sideways_phone(
                 f"{slug}: {control} is out of sight while the board is"
             )
             assert button["x"] + button["width"] <= box["x"], f"{slug}: {control} on the board"
+    context.close()
+
+
+def test_two_rows_of_piles_keep_apart_on_a_small_phone(
+    browser: Browser, live_server: LiveServer
+) -> None:
+    """Castles in Spain at 320x568, its opening's auto-play said above the board: the board
+    was 17rem tall, and the upper row's top cards ran 12 px over the lower row's piles (a
+    tap there played the pile below) and off the board (a player's pass)."""
+    context = browser.new_context(
+        viewport={"width": 320, "height": 568}, has_touch=True, is_mobile=True
+    )
+    context.screen_name = "320x568"  # type: ignore[attr-defined]
+    page = context.new_page()
+    page.goto(live_server.url + "/play/castles-in-spain/817249718096558155/")
+    expect(page.locator("#status .message")).to_contain_text("Auto-play sent 1 card up")
+    board = page.locator("#board")
+    board.evaluate("board => board.scrollIntoView()")
+
+    check_board(page, "castles-in-spain-opening-said", within="board")
+    past = page.evaluate(
+        """() => [...document.querySelectorAll('#board .central > .pile')].flatMap(pile => {
+          const bottom = pile.getBoundingClientRect().bottom;
+          return [...pile.children]
+            .filter(card => card.getBoundingClientRect().bottom > bottom + .5)
+            .map(card => card.getAttribute('aria-label'));
+        })"""
+    )
+    assert not past, f"cards past their pile's place: {past}"
     context.close()
 
 
