@@ -57,6 +57,26 @@ def read_record(text: str) -> tuple[dict[str, list[tuple[int, str]]], list[tuple
     return headers, words
 
 
+HEADER_NAMES = ("game", "deal", "option")
+"""The header lines a record has (``GameRecord.to_text`` writes them)."""
+
+
+def check_header_names(headers: dict[str, list[tuple[int, str]]]) -> None:
+    """Raise :class:`LayoutError` naming the first line whose header a record does not have:
+    a misspelt ``options: take-back`` was passed over, and the game imported without its
+    option."""
+    unknown = [
+        (line, key)
+        for key, lines in headers.items()
+        if key not in HEADER_NAMES
+        for line, _ in lines
+    ]
+    if unknown:
+        line, key = min(unknown)
+        names = ", ".join(f"'{name}:'" for name in HEADER_NAMES)
+        raise LayoutError(f"line {line}: a record has no '{key}:' line (its lines: {names})")
+
+
 def split_record(text: str) -> tuple[dict[str, list[str]], list[str]]:
     """Header fields (``game``, ``deal``, ``option`` …) and the move words, in order."""
     headers, words = read_record(text)
@@ -116,6 +136,7 @@ def replay_record(text: str) -> Board:
     (with ``line``) for a move that cannot be played.
     """
     headers, words = read_record(text)
+    check_header_names(headers)
     for key in ("game", "deal"):
         if len(headers.get(key, [])) != 1:
             raise LayoutError(f"a game record needs exactly one '{key}:' line")

@@ -141,3 +141,20 @@ def test_record_of_the_alias_is_written_under_the_games_own_slug() -> None:
 
     assert record.slug == "beleaguered-castle"
     assert GameRecord.from_text("game: beleaguered-fortress\ndeal: 3\n") == record
+
+
+@pytest.mark.parametrize("header", ["options: take-back", "Player: Ada", "date: 2026-12-07"])
+def test_a_header_line_a_record_does_not_have_is_refused(header: str) -> None:
+    """A misspelt ``options:`` line was passed over: the record replayed without its option."""
+    text = f"game: beleaguered-castle\ndeal: 1\n{header}\nt3-t6\n"
+    key = header.split(":")[0].lower()
+    with pytest.raises(LayoutError, match=rf"^line 3: a record has no '{key}:' line"):
+        GameRecord.from_text(text)
+
+
+def test_every_header_a_record_writes_is_read_back() -> None:
+    board = Board("beleaguered-castle", 1, options=["take-back"])
+    board.play("t3-t6")
+    record = GameRecord.from_board(board)
+    assert "option: take-back" in record.to_text()
+    assert GameRecord.from_text(record.to_text()) == record

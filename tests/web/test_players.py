@@ -390,6 +390,8 @@ def test_continuing_a_won_record_says_why_it_opens_the_replay(
         ("game: klondike\ndeal: 1\n", "line 1: unknown game"),
         ("game: citadel\ndeal: zero\n", "line 2: deal 'zero'"),
         ("deal: 1\nt3-t6\n", "exactly one 'game:' line"),
+        # A misspelt option was passed over: the game imported without it (a review).
+        ("game: citadel\ndeal: 1\noptions: take-back\n", "line 3: a record has no 'options:'"),
     ],
 )
 def test_import_names_the_first_bad_line(
