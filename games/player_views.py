@@ -32,7 +32,7 @@ from games.players import (
     player_set_preferences,
 )
 from games.presentation import thumbnail
-from games.stats import player_stats
+from games.stats import viewed_stats
 
 GAMES_PER_PAGE = 12
 
@@ -178,7 +178,7 @@ def stats(request: HttpRequest) -> HttpResponse:
     """A row for each game the player played; the others named in a line below (a table of
     every game, mostly zeros, ran to 5,000 px on a phone)."""
     player = known_player(request)
-    table = player_stats(player) if player else []
+    table = viewed_stats(player) if player else []
     context = {
         "player": player,
         "stats": [row for row in table if row.played],

@@ -7,6 +7,7 @@ game of a daily the account has already played (one try a day: ``_merge_dailies`
 
 from __future__ import annotations
 
+import functools
 import re
 import uuid
 from collections.abc import Iterable, Iterator
@@ -31,6 +32,7 @@ from django.utils import timezone
 from games import leaderboard
 from games.models import AccountSession, Entry, Game, PlayedMove, Player
 from games.names import looks_nameless, skeleton
+from games.stats import forget_stats
 
 SESSION_KEY = "castle_player"
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9 ._'-]{1,23}")
@@ -286,6 +288,7 @@ def player_adopt(*, anonymous_id: uuid.UUID | None, user: User) -> Player:
         _merge_dailies(anonymous, account)
         Entry.objects.filter(player=anonymous).update(player=account)
         Game.objects.filter(owner=anonymous).update(owner=account, version=F("version") + 1)
+        transaction.on_commit(functools.partial(forget_stats, account.pk))
         if not account.display_name and anonymous.display_name:
             account.display_name, anonymous.display_name = anonymous.display_name, ""
             account.name_key, anonymous.name_key = anonymous.name_key, ""
