@@ -478,7 +478,7 @@
       }
       if (source && (kindOf(pile) === "reserve" || pile === selection.pile)) {
         select(el);
-        targetInSight();
+        targetInSightSoon(el);
         return;
       }
       send("moves", moveTo(selection.source, name), glide(name));
@@ -487,12 +487,23 @@
     if (!source) return;
     select(el);
     if (keyboard) focusTarget();
-    else targetInSight();
+    else targetInSightSoon(el);
   }
 
   /* A card picked up with no destination on the screen brings one into it: on a phone an
      Archway reserve card's one foundation lay below the fold, and nothing glowed (a
-     player's pass). A destination already in sight is left where it is. */
+     player's pass). A destination already in sight is left where it is. Not at once: the
+     second tap of a double tap (home) would land on what the scroll brought under it. */
+  var sightTimer = null;
+  var DOUBLE_TAP_MS = 500;
+
+  function targetInSightSoon(card) {
+    clearTimeout(sightTimer);
+    sightTimer = setTimeout(function () {
+      if (selection && selection.card === card && !drag) targetInSight();
+    }, DOUBLE_TAP_MS);
+  }
+
   function targetInSight() {
     var targets = selection.targets.map(pileEl).filter(Boolean);
     var shown = targets.some(function (el) {
