@@ -104,10 +104,14 @@ def test_worker_batch_counts_only_its_own_failures() -> None:
     assert CALLS == ["fine"]
 
 
-def test_worker_refuses_a_negative_interval() -> None:
+@pytest.mark.parametrize("interval", [-1, float("nan"), float("inf"), 1e300])
+def test_worker_refuses_an_interval_it_cannot_wait(interval: float, capsys) -> None:
+    """``nan`` passed the check and ended in ``time.sleep``'s traceback once the queue was
+    empty (an attacker's pass); so would a huge one."""
     with pytest.raises(SystemExit) as exit_info:
-        call_command("worker", batch=True, interval=-1, verbosity=0)
+        call_command("worker", batch=True, interval=interval, verbosity=0)
     assert exit_info.value.code == 2
+    assert "--interval must be 0 to 3600 seconds" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("queues", ["nosuch", "default,nosuch", ""])

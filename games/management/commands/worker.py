@@ -24,6 +24,9 @@ from django_tasks_db.models import DBTaskResult
 
 from games import schedule
 
+MAX_INTERVAL = 3600.0
+"""Seconds between polls of an empty queue, at most: a day's task would wait that long."""
+
 
 class Command(BaseCommand):
     help = "Run background tasks (solver work) and the schedule that keeps work ready ahead."
@@ -45,8 +48,8 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: object, interval: float, batch: bool, **options: object) -> None:
-        if interval < 0:
-            self.stderr.write("--interval must not be negative")
+        if not 0 <= interval <= MAX_INTERVAL:  # nan too: it ended in time.sleep's traceback
+            self.stderr.write(f"--interval must be 0 to {MAX_INTERVAL:g} seconds")
             raise SystemExit(2)
         if unknown := unknown_queues(options["queue_name"]):
             # db_worker would wait on them for ever, or exit 0 at once in a batch.
