@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.core.cache import cache
 from django.db.models import Count, Exists, Max, OuterRef
@@ -75,38 +75,44 @@ def player_stats(player: Player, *, recent: int = 40) -> list[GameStats]:
     return list(stats.values())
 
 
-STATS_KEPT = 24 * 60 * 60
-"""Seconds a player's statistics stay cached (``viewed_stats``) while their games do not
-change."""
+STATS_KEPT = 10 * 60
+"""Seconds a player's statistics stay cached (``viewed_stats``): how long a table can be
+out of date when two of the player's games changed at once (below)."""
 
 
 def viewed_stats(player: Player) -> list[GameStats]:
-    """``player_stats`` as the statistics page shows them: cached under the state of the
-    player's games, their number and their last change, which one read of the owner's
-    index gives (``game_owner_idx`` covers it).
+    """``player_stats`` as the statistics page shows them, cached for each player with the
+    state of their games it was computed from: their number and their last change, which
+    one read of the owner's index gives (``game_owner_idx`` covers it).
 
     ``player_stats`` reads every game the player ever played: 195 ms at 20,000 games, 376
     ms at 60,000, on every view of a page no limit counts (a review). The state changes with
     every move, undo, restart, import, deletion and adopted game (each writes a game's
-    ``updated_at``, or adds or takes away a game), so a cached table is the one
-    ``player_stats`` would give. An account that adopts a session's games may keep both
-    (one game of a daily both played goes): ``forget_stats`` starts a new generation.
+    ``updated_at``, or adds or takes away a game), so a table cached with the state the
+    games still have is the one ``player_stats`` would give. Not quite always, hence the
+    short ``STATS_KEPT``: a write commits after a later one it raced (in another game, from
+    another tab) with the earlier time, and a view between the two commits keeps the older
+    table under the final state (an attacker's pass). An account that adopts a session's
+    games may keep both (one game of a daily both played goes): ``forget_stats``.
+
+    One entry per player: one per state let a client store an entry (1.7 KB, kept a day)
+    with each action and view, 600 a minute (an attacker's pass).
     """
-    state = Game.objects.filter(owner=player).aggregate(games=Count("*"), last=Max("updated_at"))
-    last = state["last"].isoformat() if state["last"] else ""
-    generation = cache.get_or_set(_generation_key(player.pk), lambda: uuid.uuid4().hex, STATS_KEPT)
-    key = f"stats:{player.pk}:{generation}:{state['games']}:{last}"
-    table: list[GameStats] | None = cache.get(key)
-    if table is None:
-        table = player_stats(player)
-        cache.set(key, table, STATS_KEPT)
+    found = Game.objects.filter(owner=player).aggregate(games=Count("*"), last=Max("updated_at"))
+    state = (found["games"], found["last"])
+    key = _key(player.pk)
+    cached: tuple[tuple[int, datetime | None], list[GameStats]] | None = cache.get(key)
+    if cached is not None and cached[0] == state:
+        return cached[1]
+    table = player_stats(player)
+    cache.set(key, (state, table), STATS_KEPT)
     return table
 
 
 def forget_stats(player_id: uuid.UUID) -> None:
     """Let ``viewed_stats`` compute the player's statistics again at the next view."""
-    cache.delete(_generation_key(player_id))
+    cache.delete(_key(player_id))
 
 
-def _generation_key(player_id: uuid.UUID) -> str:
-    return f"stats:generation:{player_id}"
+def _key(player_id: uuid.UUID) -> str:
+    return f"stats:{player_id}"

@@ -1,5 +1,6 @@
 import html
 import re
+import time
 from datetime import timedelta
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import services
+from games import stats as stats_module
 from games.models import Daily, Game, PlayedMove, Player
 from games.players import (
     SESSION_KEY,
@@ -490,6 +492,42 @@ def test_the_statistics_page_reads_the_games_played_again_only_once_they_change(
     move = services.game_board(game).legal_moves()[0].notation()
     owner_client.post(reverse("games:move", args=[game.pk]), {"move": move, "ply": "0"})
     assert played_count(owner_client.get(reverse("games:stats")).text) == "2"  # at once
+
+
+def test_statistics_keep_one_cache_entry_a_player(
+    owner_client: Client, start_game, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An entry for each state of the games: an auto-play switch and a view, 600 times a
+    minute, stored 600 entries of 1.7 KB, each kept a day (an attacker's pass)."""
+    stored: list[str] = []
+    keep = stats_module.cache.set
+    monkeypatch.setattr(
+        stats_module.cache, "set", lambda key, *a, **k: (stored.append(key), keep(key, *a, **k))
+    )
+    game = played(start_game("citadel", 3))
+    for switch in ["0", "1", "0"]:
+        owner_client.get(reverse("games:stats"))
+        answer = owner_client.post(reverse("games:autoplay", args=[game.pk]), {"autoplay": switch})
+        assert answer.status_code == 303
+    owner_client.get(reverse("games:stats"))
+
+    assert len(stored) == 4 and len(set(stored)) == 1
+
+
+def test_statistics_out_of_date_after_a_race_are_not_kept_long(
+    player: Player, start_game, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two games changed at once, the write with the earlier time committed last: the games'
+    state is the one the cached table was computed with, yet the table is out of date."""
+    played(start_game("citadel", 3))
+    late = start_game("beleaguered-castle", 1)
+    assert [s.slug for s in viewed_stats(player) if s.played] == ["citadel"]
+    played(late)  # its move's time no later than the last change: the state stands
+
+    assert [s.slug for s in viewed_stats(player) if s.played] == ["citadel"]
+    later = time.time() + 10 * 60 + 1  # ten minutes at most
+    monkeypatch.setattr(time, "time", lambda: later)
+    assert [s.slug for s in viewed_stats(player) if s.played] == ["beleaguered-castle", "citadel"]
 
 
 def test_statistics_count_the_games_an_account_adopts(
