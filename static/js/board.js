@@ -58,6 +58,7 @@
   var selection = null; /* {source, card, pile, targets, enabled} */
   var swallow = null; /* the card a drag ended on: its click is not a click */
   var drag = null;
+  var sightTimer = null; /* targetInSightSoon's */
 
   function play() { return document.getElementById("play"); }
   function pileOf(el) { return el && el.closest && el.closest("#board .pile[data-pile]"); }
@@ -153,6 +154,7 @@
   }
 
   function deselect() {
+    clearTimeout(sightTimer);
     if (!selection) return;
     board.classList.remove("selecting");
     selection.run.forEach(function (el) { el.classList.remove("picked"); });
@@ -229,6 +231,7 @@
 
   function send(url, fields, lift) {
     busy = true;
+    clearTimeout(sightTimer); /* a double tap's move went: no scroll after it (a player's pass) */
     var played = false;
     /* The busy look only once a request takes a moment: a class on the board restyles all
        its cards (the cursor is inherited), which would delay the answer's first frame. */
@@ -494,7 +497,6 @@
      Archway reserve card's one foundation lay below the fold, and nothing glowed (a
      player's pass). A destination already in sight is left where it is. Not at once: the
      second tap of a double tap (home) would land on what the scroll brought under it. */
-  var sightTimer = null;
   var DOUBLE_TAP_MS = 500;
 
   function targetInSightSoon(card) {

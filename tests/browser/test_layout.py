@@ -1119,6 +1119,36 @@ def test_a_card_picked_up_brings_its_destination_into_sight_on_a_phone(
     context.close()
 
 
+def test_a_double_tap_home_scrolls_nothing_on_a_slow_connection(
+    browser: Browser, live_server: LiveServer
+) -> None:
+    """The scroll to a destination waited half a second after the first tap, and its timer
+    outlived the double tap's move: on a slow connection the answer came after it, and the
+    page jumped 209 px under the player's thumb once the card was home (a player's pass)."""
+    context = browser.new_context(
+        viewport={"width": 375, "height": 667}, has_touch=True, is_mobile=True
+    )
+    page = context.new_page()
+    page.goto(live_server.url + "/play/archway/1/?autoplay=0")
+    cdp = context.new_cdp_session(page)
+    cdp.send(
+        "Network.emulateNetworkConditions",
+        {"offline": False, "latency": 400, "downloadThroughput": -1, "uploadThroughput": -1},
+    )
+    two = page.locator('#board button[name="select"][value="r:2D"]')  # 2♦ goes home
+    two.scroll_into_view_if_needed()
+    before = page.evaluate("scrollY")
+
+    two.tap()
+    page.wait_for_timeout(300)
+    two.tap()
+
+    expect(page.locator("#move-count")).to_have_text("1", timeout=10_000)
+    page.wait_for_timeout(700)
+    assert page.evaluate("scrollY") == before
+    context.close()
+
+
 def test_without_javascript_a_picked_up_card_shows_where_it_may_go_on_a_phone(
     browser: Browser, live_server: LiveServer
 ) -> None:
