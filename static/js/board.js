@@ -904,7 +904,8 @@
 
   /* The top card of the first pile in reading order, the piles read by where they stand:
      read by the cards, the shortest pile's top card stood highest, and the first arrow went
-     to the last pile of a row (Private Lane; a player's pass). */
+     to the last pile of a row (Private Lane; a player's pass). Piles side by side are one
+     row, however their tops step (Archway's arch: the highest pile was its middle one). */
   function firstInReadingOrder(items) {
     var best = null;
     var bestBox = null;
@@ -912,8 +913,8 @@
       var pile = pileOf(el);
       var box = (pile || el).getBoundingClientRect();
       var samePile = best && pile && pile === pileOf(best); /* a later card lies on top */
-      if (!best || samePile || box.top < bestBox.top - 4 ||
-          (Math.abs(box.top - bestBox.top) <= 4 && box.left < bestBox.left - 1)) {
+      var sideBySide = best && box.top < bestBox.bottom && box.bottom > bestBox.top;
+      if (!best || samePile || (sideBySide ? box.left < bestBox.left - 1 : box.top < bestBox.top)) {
         best = el;
         bestBox = box;
       }

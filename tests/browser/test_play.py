@@ -183,6 +183,25 @@ def test_the_first_arrow_goes_to_the_first_pile_in_reading_order(
     expect(page.locator('[data-pile="t1"] button').last).to_be_focused()
 
 
+def test_the_first_arrow_goes_to_the_left_of_archways_arch(
+    page: Page, live_server: LiveServer
+) -> None:
+    """The arch's piles step down from its middle: the first arrow went to the highest, the
+    sixes in the middle of the top row, not to the arch's first pile (a player's pass)."""
+    page.set_viewport_size({"width": 1280, "height": 800})
+    start(page, live_server, "/play/archway/783/?autoplay=0")
+
+    page.keyboard.press("ArrowRight")
+
+    focused = page.locator(":focus")
+    expect(focused).to_have_count(1)
+    pile = focused.evaluate("card => card.closest('.pile').getBoundingClientRect().left")
+    lefts = page.locator("#board .reserves > .pile").evaluate_all(
+        "piles => piles.map(pile => pile.getBoundingClientRect().left)"
+    )
+    assert pile == min(lefts)
+
+
 @pytest.fixture
 def no_js_page(browser: Browser) -> Iterator[Page]:
     context = browser.new_context(java_script_enabled=False)
