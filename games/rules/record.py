@@ -147,6 +147,11 @@ def replay_record(text: str) -> Board:
         raise type(error)(f"line {game_line}: {error}") from error
     if not DEAL_DIGITS.fullmatch(deal):
         raise LayoutError(f"line {deal_line}: deal {deal!r} is not a whole number")
+    for option_line, option in headers.get("option", []):
+        try:  # the option's own line (it was the deal's)
+            rules.check_options(frozenset([option]))
+        except RulesError as error:
+            raise type(error)(f"line {option_line}: {error}") from error
     try:
         number = check_deal_number(_deal_number(deal))
         options = [value for _, value in headers.get("option", [])]

@@ -401,6 +401,8 @@ def test_continuing_a_won_record_says_why_it_opens_the_replay(
         ("deal: 1\nt3-t6\n", "exactly one 'game:' line"),
         # A misspelt option was passed over: the game imported without it (a review).
         ("game: citadel\ndeal: 1\noptions: take-back\n", "line 3: a record has no 'options:'"),
+        # The option's line, not the deal's (a player's pass).
+        ("game: citadel\ndeal: 1\noption: take-back\n", "line 3: citadel has no option"),
     ],
 )
 def test_import_names_the_first_bad_line(
