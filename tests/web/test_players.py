@@ -3,9 +3,11 @@ import re
 import time
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.core.cache import cache
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -13,7 +15,6 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import services
-from games import stats as stats_module
 from games.models import Daily, Game, PlayedMove, Player
 from games.players import (
     SESSION_KEY,
@@ -502,10 +503,13 @@ def test_statistics_keep_one_cache_entry_a_player(
     """An entry for each state of the games: an auto-play switch and a view, 600 times a
     minute, stored 600 entries of 1.7 KB, each kept a day (an attacker's pass)."""
     stored: list[str] = []
-    keep = stats_module.cache.set
-    monkeypatch.setattr(
-        stats_module.cache, "set", lambda key, *a, **k: (stored.append(key), keep(key, *a, **k))
-    )
+    keep = cache.set
+
+    def store(key: str, *args: Any, **kwargs: Any) -> None:
+        stored.append(key)
+        keep(key, *args, **kwargs)
+
+    monkeypatch.setattr(cache, "set", store)
     game = played(start_game("citadel", 3))
     for switch in ["0", "1", "0"]:
         owner_client.get(reverse("games:stats"))
