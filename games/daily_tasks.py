@@ -15,7 +15,6 @@ import logging
 from django.conf import settings
 from django.db import transaction
 from django.tasks import task
-from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
 from games.daily import DailyUnavailable, daily_games, daily_prepare, utc_today
@@ -56,7 +55,7 @@ def prepare_day(date: str) -> dict[str, int | None]:
         except DailyUnavailable as error:
             logger.warning("%s", error)
             pars[slug] = None
-    DailyPreparation.objects.filter(date=day).update(finished_at=timezone.now())
+    DailyPreparation.objects.filter(date=day).update(searched=sorted(pars))
     return pars
 
 
@@ -78,21 +77,21 @@ def daily_request(*, date: dt.date, now: dt.datetime) -> bool:
     The date's row is locked only to queue: a page asking while its task waits or runs
     reads it unlocked (every view of the day took the write lock).
     """
-    if not missing_games(date):
+    if not (missing := missing_games(date)):
         return False
     known = DailyPreparation.objects.filter(date=date).first()
-    if known is not None and (waiting := _waiting(known, now)) is not None:
+    if known is not None and (waiting := _waiting(known, missing, now)) is not None:
         return waiting
     with transaction.atomic():
         preparation, created = DailyPreparation.objects.select_for_update().get_or_create(
             date=date, defaults={"queued_at": now}
         )
         if not created:
-            waiting = _waiting(preparation, now)
+            if not (missing := missing_games(date)):
+                return False
+            waiting = _waiting(preparation, missing, now)
             if waiting is not None:
                 return waiting
-            if not missing_games(date):
-                return False
         ahead = date > utc_today(now)
         result = (prepare_day.using(priority=AHEAD_PRIORITY) if ahead else prepare_day).enqueue(
             date.isoformat()
@@ -102,16 +101,15 @@ def daily_request(*, date: dt.date, now: dt.datetime) -> bool:
     return True
 
 
-def _waiting(preparation: DailyPreparation, now: dt.datetime) -> bool | None:
-    """Whether the date's games are on their way (its task waits, runs, or failed within
-    ``RETRY_AFTER``: ``True``) or will not come (its task ran to its end: ``False``); ``None``
-    when it is to be queued again.
+def _waiting(preparation: DailyPreparation, missing: list[str], now: dt.datetime) -> bool | None:
+    """Whether the date's ``missing`` games are on their way (its task waits, runs, or
+    failed within ``RETRY_AFTER``: ``True``) or will not come (a task searched each of them
+    to its end: ``False``); ``None`` when the date is to be queued again.
 
-    A task that ran to its end marks the date's row: its result says so only for a day
-    (``schedule.prune_task_results``), after which the date, still missing a game, was
-    searched again every day it stayed ahead, and said to be on its way (a review)."""
-    if preparation.finished_at is not None:
-        return False
+    The date's row names the games a task searched to its end (``prepare_day``): its result
+    said so only for a day (``schedule.prune_task_results``), after which the date, still
+    missing a game, was searched again every day it stayed ahead and said to be on its way
+    (a review). A game it did not search (a game added to the family since) is queued."""
     task = (
         DBTaskResult.objects.filter(id=preparation.task_id or None)  # type: ignore[misc]
         .values_list("status", "started_at")
@@ -122,7 +120,7 @@ def _waiting(preparation: DailyPreparation, now: dt.datetime) -> bool | None:
         status == "RUNNING" and started_at is not None and started_at > now - STUCK_AFTER
     ):
         return True
-    if status == "SUCCESSFUL":
+    if set(missing) <= set(preparation.searched):
         return False
     return True if now - preparation.queued_at < RETRY_AFTER else None
 

@@ -407,11 +407,12 @@ class DailyPreparation(models.Model):
     date = models.DateField(unique=True)
     task_id = models.CharField(max_length=64, blank=True)
     queued_at = models.DateTimeField()
-    finished_at = models.DateTimeField(
-        null=True,
+    searched = models.JSONField(
+        default=list,
         blank=True,
-        help_text="When a task ran the date's search to its end (games.daily_tasks): not"
-        " queued again. Kept here, as the task's result is pruned after a day.",
+        help_text="The games a task searched to its end for this date (games.daily_tasks):"
+        " one still missing is not queued again. Kept here, as the task's result is pruned"
+        " after a day.",
     )
 
     def __str__(self) -> str:

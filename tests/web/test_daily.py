@@ -461,6 +461,34 @@ def test_a_day_ahead_its_task_could_not_prove_is_not_searched_again_once_its_res
     assert not daily_tasks.daily_request(date=ahead, now=later + dt.timedelta(days=2))
 
 
+def test_a_day_ahead_already_searched_prepares_a_game_added_since(
+    db: None, run_tasks, monkeypatch, settings
+) -> None:
+    """A day searched to its end was never queued again: a game added to the day's list
+    since (a family game deployed: the turn moves for every day ahead) was never prepared,
+    and the day, once today, said it had no such challenge (a review)."""
+    settings.DAILY_DAYS_AHEAD = 3
+    monkeypatch.setattr(
+        dailies, "choose_deal", lambda game, date: dailies.ProvedDeal(3, LINE, "hard")
+    )
+    every = dailies.daily_games
+    monkeypatch.setattr(daily_tasks, "daily_games", lambda date: every(date)[:-1])
+    now = utc_now()
+    ahead = now.date() + dt.timedelta(days=3)
+    daily_tasks.schedule_dailies(now)
+    run_tasks()
+    assert Daily.objects.filter(date=ahead).count() == len(every(ahead)) - 1
+
+    monkeypatch.setattr(daily_tasks, "daily_games", every)  # the deploy
+    later = now + dt.timedelta(days=1, minutes=1)
+    for tick in (later, later + dt.timedelta(minutes=1)):
+        daily_tasks.schedule_dailies(tick)
+        schedule.prune_task_results(tick)
+    run_tasks()
+
+    assert daily_tasks.missing_games(ahead) == []
+
+
 def test_a_page_asking_while_the_task_waits_locks_nothing(db: None) -> None:
     """Every view of a day with a game missing took the date's row lock (on SQLite, the
     database's write lock, behind every move) to learn that its task was queued."""
