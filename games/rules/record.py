@@ -24,7 +24,8 @@ _HEADER = re.compile(r"^\s*(?P<key>[A-Za-z][A-Za-z_-]*)\s*:(?:\s+(?P<value>.*)|\
 class ReplayError(IllegalMove):
     """A move of a record that cannot be played; ``index`` counts from 1, ``line`` is the
     record's line that holds it (when the moves came from a text), and ``rules`` the game's
-    (whose piles the reason names)."""
+    when the reason is a rule's refusal, whose piles it names (``None`` for a word that is
+    no move, whose notation help names the notation's piles)."""
 
     def __init__(
         self,
@@ -44,7 +45,8 @@ class ReplayError(IllegalMove):
 
 
 def read_record(text: str) -> tuple[dict[str, list[tuple[int, str]]], list[tuple[int, str]]]:
-    """Header fields and move words of a record, each with its line number (from 1)."""
+    """Header fields and move words of a record, each with its line number (from 1);
+    :class:`LayoutError` names a header line the format does not have."""
     headers: dict[str, list[tuple[int, str]]] = {}
     words: list[tuple[int, str]] = []
     for number, line in enumerate(text.splitlines(), 1):
@@ -54,6 +56,7 @@ def read_record(text: str) -> tuple[dict[str, list[tuple[int, str]]], list[tuple
             headers.setdefault(match["key"].lower(), []).append((number, value))
         else:
             words.extend((number, word) for word in line.split())
+    _check_header_names(headers)
     return headers, words
 
 
@@ -61,7 +64,7 @@ HEADER_NAMES = ("game", "deal", "option")
 """The header lines a record has (``GameRecord.to_text`` writes them)."""
 
 
-def check_header_names(headers: dict[str, list[tuple[int, str]]]) -> None:
+def _check_header_names(headers: dict[str, list[tuple[int, str]]]) -> None:
     """Raise :class:`LayoutError` naming the first line whose header a record does not have:
     a misspelt ``options: take-back`` was passed over, and the game imported without its
     option."""
@@ -89,9 +92,10 @@ def play_words(board: Board, words: list[str] | list[tuple[int, str]]) -> Board:
         line, word = item if isinstance(item, tuple) else (None, item)
         try:
             board.play(word)
-        except RulesError as error:
-            reason = error.reason if isinstance(error, IllegalMove) else str(error)
-            raise ReplayError(index, word, reason, line, board.rules) from error
+        except IllegalMove as error:
+            raise ReplayError(index, word, error.reason, line, board.rules) from error
+        except RulesError as error:  # the word is no move: said as written, no piles named
+            raise ReplayError(index, word, str(error), line) from error
     return board
 
 
@@ -136,7 +140,6 @@ def replay_record(text: str) -> Board:
     (with ``line``) for a move that cannot be played.
     """
     headers, words = read_record(text)
-    check_header_names(headers)
     for key in ("game", "deal"):
         if len(headers.get(key, [])) != 1:
             raise LayoutError(f"a game record needs exactly one '{key}:' line")

@@ -39,12 +39,20 @@ def test_check_reports_a_win_with_its_move_count() -> None:
     assert run("check", "citadel", "3", str(WON)) == (0, "won in 68 moves\n")
 
 
-def test_check_ignores_the_header_lines_of_a_record(tmp_path: Path) -> None:
+def test_check_reads_a_record_or_its_moves_alone(tmp_path: Path) -> None:
     moves = WON.read_text().split("\n", 2)[2]
-    path = moves_file(tmp_path, "title: a win\ngame: citadel\ndeal: 3\nplayer: me\n\n" + moves)
+    path = moves_file(tmp_path, "game: citadel\ndeal: 3\n\n" + moves)
 
     assert run("check", "citadel", "3", path) == (0, "won in 68 moves\n")
     assert run("check", "citadel", "3", moves_file(tmp_path, moves)) == (0, "won in 68 moves\n")
+
+
+def test_check_refuses_a_header_line_a_record_does_not_have(tmp_path: Path, capsys) -> None:
+    """A misspelt option was passed over, and the line checked without it (a review)."""
+    path = moves_file(tmp_path, "game: beleaguered-castle\ndeal: 1\noptions: take-back\nt3-t6\n")
+
+    assert run("check", "beleaguered-castle", "1", path)[0] == 2
+    assert "line 3: a record has no 'options:' line" in capsys.readouterr().err
 
 
 def test_check_reports_moves_and_foundation_cards_when_not_won(tmp_path: Path) -> None:

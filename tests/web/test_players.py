@@ -402,6 +402,9 @@ def test_continuing_a_won_record_says_why_it_opens_the_replay(
         ("deal: 1\nt3-t6\n", "exactly one 'game:' line"),
         # A misspelt option was passed over: the game imported without it (a review).
         ("game: citadel\ndeal: 1\noptions: take-back\n", "line 3: a record has no 'options:'"),
+        # A word that is no move: its help as written, the notation's piles not renamed
+        # ("write FROM-TO with piles left pile 1, the diamonds foundation…"; a review).
+        ("game: citadel\ndeal: 1\nt1-t2x-1\n", "write FROM-TO with piles t1, f2, r3, c1"),
         # The option's line, not the deal's (a player's pass).
         ("game: citadel\ndeal: 1\noption: take-back\n", "line 3: citadel has no option"),
     ],
