@@ -10,6 +10,7 @@ from django.contrib.sessions.models import Session
 from django.core.management import call_command
 from django.tasks import task
 from django.tasks.base import TaskResultStatus
+from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
 from games import schedule
@@ -76,7 +77,7 @@ def test_worker_batch_exits_1_when_a_scheduled_job_failed(monkeypatch, capsys) -
 
     assert exit_info.value.code == 1
     assert len(CALLS) == 1  # the other job ran, and its task
-    assert "1 scheduled jobs failed" in capsys.readouterr().err
+    assert "1 scheduled job failed: see the log" in capsys.readouterr().err
 
 
 def test_worker_batch_exits_1_when_a_task_failed(capsys) -> None:
@@ -88,17 +89,21 @@ def test_worker_batch_exits_1_when_a_task_failed(capsys) -> None:
         call_command("worker", batch=True, no_schedule=True, interval=0, verbosity=0)
 
     assert exit_info.value.code == 1
-    assert "1 tasks failed" in capsys.readouterr().err
+    assert "1 task failed: see the log" in capsys.readouterr().err
     broken.refresh()
     ran.refresh()
     assert (broken.status, ran.status) == (TaskResultStatus.FAILED, TaskResultStatus.SUCCESSFUL)
 
 
 def test_worker_batch_counts_only_its_own_failures() -> None:
-    """A task another worker ran and failed meanwhile is that worker's to report."""
+    """A task another worker ran and failed meanwhile (its failure as recent as this
+    batch's tasks) is that worker's to report."""
     elsewhere = DBTaskResult.objects.get(id=explode.enqueue().id)
     elsewhere.claim("another-worker")
     elsewhere.set_failed(RuntimeError("elsewhere"))
+    DBTaskResult.objects.filter(pk=elsewhere.pk).update(
+        finished_at=timezone.now() + timedelta(minutes=1)  # during the batch
+    )
     remember.enqueue(word="fine")
     call_command("worker", batch=True, no_schedule=True, interval=0, verbosity=0)
     assert CALLS == ["fine"]

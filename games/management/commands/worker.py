@@ -78,8 +78,8 @@ class Command(BaseCommand):
         # task's result have the tracebacks): it exited 0 after a task failed (a review).
         tasks_failed = failed_tasks(worker_id, since=started) if batch else 0
         if failed or tasks_failed:
-            counts = {"scheduled jobs": failed, "tasks": tasks_failed}
-            said = " and ".join(f"{n} {what}" for what, n in counts.items() if n)
+            counts = {"scheduled job": failed, "task": tasks_failed}
+            said = " and ".join(f"{n} {what}{'s' * (n > 1)}" for what, n in counts.items() if n)
             self.stderr.write(f"{said} failed: see the log")
             raise SystemExit(1)
 
