@@ -481,7 +481,8 @@
       }
       if (source && (kindOf(pile) === "reserve" || pile === selection.pile)) {
         select(el);
-        targetInSightSoon(el);
+        if (keyboard) focusTarget();
+        else targetInSightSoon(el);
         return;
       }
       send("moves", moveTo(selection.source, name), glide(name));
@@ -904,22 +905,22 @@
 
   /* The top card of the first pile in reading order, the piles read by where they stand:
      read by the cards, the shortest pile's top card stood highest, and the first arrow went
-     to the last pile of a row (Private Lane; a player's pass). Piles side by side are one
-     row, however their tops step (Archway's arch: the highest pile was its middle one). */
+     to the last pile of a row (Private Lane; a player's pass). The first row is the highest
+     pile and every pile beside it, however their tops step (Archway's arch: the highest
+     pile was its middle one); of it, the leftmost. */
   function firstInReadingOrder(items) {
-    var best = null;
-    var bestBox = null;
-    items.forEach(function (el) {
-      var pile = pileOf(el);
-      var box = (pile || el).getBoundingClientRect();
-      var samePile = best && pile && pile === pileOf(best); /* a later card lies on top */
-      var sideBySide = best && box.top < bestBox.bottom && box.bottom > bestBox.top;
-      if (!best || samePile || (sideBySide ? box.left < bestBox.left - 1 : box.top < bestBox.top)) {
-        best = el;
-        bestBox = box;
-      }
+    var piles = items.map(function (el) {
+      var pile = pileOf(el) || el;
+      return { el: el, pile: pile, box: pile.getBoundingClientRect() };
     });
-    return best;
+    if (!piles.length) return null;
+    var highest = piles.reduce(function (a, b) { return b.box.top < a.box.top ? b : a; });
+    var first = piles.filter(function (p) {
+      return p.box.top < highest.box.bottom && p.box.bottom > highest.box.top;
+    }).reduce(function (a, b) { return b.box.left < a.box.left - 1 ? b : a; });
+    /* Its last usable card: the one on top. */
+    var own = piles.filter(function (p) { return p.pile === first.pile; });
+    return own[own.length - 1].el;
   }
 
   function focusTarget() {

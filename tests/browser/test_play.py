@@ -202,6 +202,24 @@ def test_the_first_arrow_goes_to_the_left_of_archways_arch(
     assert pile == min(lefts)
 
 
+def test_picking_up_another_reserve_card_with_the_keyboard_goes_to_its_destination(
+    page: Page, live_server: LiveServer
+) -> None:
+    """With a card in hand, Enter on another reserve card picks that one up: the focus went
+    to the first card's destination, and stayed on the second card for the second (a
+    review)."""
+    page.set_viewport_size({"width": 1280, "height": 800})
+    start(page, live_server, "/play/archway/1/?autoplay=0")
+    page.locator('#board button[value="r:2C"]').first.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#pile-f1 button").last).to_be_focused()
+
+    page.locator('#board button[value="r:2D"]').first.focus()
+    page.keyboard.press("Enter")
+
+    expect(page.locator("#pile-f2 button").last).to_be_focused()
+
+
 @pytest.fixture
 def no_js_page(browser: Browser) -> Iterator[Page]:
     context = browser.new_context(java_script_enabled=False)
