@@ -92,8 +92,9 @@ def viewed_stats(player: Player) -> list[GameStats]:
     games still have is the one ``player_stats`` would give. Not quite always, hence the
     short ``STATS_KEPT``: a write commits after a later one it raced (in another game, from
     another tab) with the earlier time, and a view between the two commits keeps the older
-    table under the final state (an attacker's pass). An account that adopts a session's
-    games may keep both (one game of a daily both played goes): ``forget_stats``.
+    table under the final state (an attacker's pass). A log-in that adopts a session's games
+    can leave as many games, changed last at the same time (of a daily both played, one
+    game goes): it calls ``forget_stats``.
 
     One entry per player: one per state let a client store an entry (1.7 KB, kept a day)
     with each action and view, 600 a minute (an attacker's pass).
