@@ -58,7 +58,7 @@
   var selection = null; /* {source, card, pile, targets, enabled} */
   var swallow = null; /* the card a drag ended on: its click is not a click */
   var drag = null;
-  var sightTimer = null; /* targetInSightSoon's */
+  var sightTimer = null; /* the scroll a tap asks for (targetInSightSoon) */
 
   function play() { return document.getElementById("play"); }
   function pileOf(el) { return el && el.closest && el.closest("#board .pile[data-pile]"); }
