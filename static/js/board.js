@@ -58,7 +58,8 @@
   var selection = null; /* {source, card, pile, targets, enabled} */
   var swallow = null; /* the card a drag ended on: its click is not a click */
   var drag = null;
-  var sightTimer = null; /* the scroll a tap asks for (targetInSightSoon) */
+  var sightTimer = null; /* the scroll a tap asks for (pickUp) */
+  var DOUBLE_TAP_MS = 500; /* a double tap's second tap comes within this */
 
   function play() { return document.getElementById("play"); }
   function pileOf(el) { return el && el.closest && el.closest("#board .pile[data-pile]"); }
@@ -480,40 +481,36 @@
         return;
       }
       if (source && (kindOf(pile) === "reserve" || pile === selection.pile)) {
-        select(el);
-        if (keyboard) focusTarget();
-        else targetInSightSoon(el);
+        pickUp(el, keyboard);
         return;
       }
       send("moves", moveTo(selection.source, name), glide(name));
       return;
     }
-    if (!source) return;
-    select(el);
-    if (keyboard) focusTarget();
-    else targetInSightSoon(el);
+    if (source) pickUp(el, keyboard);
   }
 
-  /* A card picked up with no destination on the screen brings one into it: on a phone an
-     Archway reserve card's one foundation lay below the fold, and nothing glowed (a
-     player's pass). A destination already in sight is left where it is. Not at once: the
-     second tap of a double tap (home) would land on what the scroll brought under it. */
-  var DOUBLE_TAP_MS = 500;
-
-  function targetInSightSoon(card) {
-    clearTimeout(sightTimer);
+  /* A card picked up: the keyboard goes to a destination; a click or a tap with no
+     destination on the screen brings one into it (on a phone an Archway reserve card's one
+     foundation lay below the fold, and nothing glowed: a player's pass). Not at once: the
+     second tap of a double tap (home) would land on what the scroll brought under it.
+     Picking up another card (``deselect``) or sending a move cancels it. */
+  function pickUp(card, keyboard) {
+    select(card);
+    if (keyboard) { focusTarget(); return; }
     sightTimer = setTimeout(function () {
       if (selection && selection.card === card && !drag) targetInSight();
     }, DOUBLE_TAP_MS);
   }
 
+  /* A destination in sight is left where it is. */
   function targetInSight() {
     var targets = selection.targets.map(pileEl).filter(Boolean);
     var shown = targets.some(function (el) {
       var box = el.getBoundingClientRect();
       return box.bottom > 0 && box.top < window.innerHeight;
     });
-    if (targets.length && !shown) targets[0].scrollIntoView({ block: "nearest" });
+    if (!shown) inSight(targets.slice(0, 1));
   }
 
   /* A click on the board while a request is in flight, kept to act on its answer. It is
