@@ -47,11 +47,13 @@ class Command(BaseCommand):
             "--queue-name", default="*", help="queues to run, comma-separated (default: all)"
         )
 
-    def handle(self, *args: object, interval: float, batch: bool, **options: object) -> None:
+    def handle(
+        self, *args: object, interval: float, batch: bool, queue_name: str, **options: object
+    ) -> None:
         if not 0 <= interval <= MAX_INTERVAL:  # nan too: it ended in time.sleep's traceback
             self.stderr.write(f"--interval must be 0 to {MAX_INTERVAL:g} seconds")
             raise SystemExit(2)
-        if unknown := unknown_queues(options["queue_name"]):
+        if unknown := unknown_queues(queue_name):
             # db_worker would wait on them for ever, or exit 0 at once in a batch.
             known = ", ".join(sorted(default_task_backend.queues))
             self.stderr.write(f"No such queue: {', '.join(unknown)} (the queues: {known}, or *)")
@@ -66,7 +68,7 @@ class Command(BaseCommand):
         worker_id = get_random_string(32)
         call_command(
             "db_worker",
-            queue_name=options["queue_name"],
+            queue_name=queue_name,
             interval=interval,
             batch=batch,
             startup_delay=False,
@@ -92,10 +94,9 @@ class Command(BaseCommand):
                 return
 
 
-def unknown_queues(names: object) -> list[str]:
+def unknown_queues(names: str) -> list[str]:
     """The names in ``--queue-name`` (comma-separated; ``*`` is every queue) that the task
     backend has no queue of: no task is ever enqueued on one."""
-    assert isinstance(names, str)
     return [
         name for name in names.split(",") if name != "*" and name not in default_task_backend.queues
     ]
