@@ -151,7 +151,7 @@ def too_many(request: HttpRequest, wait: int, message: str = "") -> HttpResponse
         response = render(
             request,
             "games/game.html#status",
-            {"message": message, "error": True},
+            {"message": message, "error": True, "panel_kept": True},
             status=429,
         )
         response = reswap(retarget(response, "#status"), "outerHTML")

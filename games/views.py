@@ -551,8 +551,11 @@ def _act(
 
 def _partials(request: HtmxHttpRequest, context: dict[str, Any], status: int = 200) -> HttpResponse:
     """What changed, for the board script: the controls only when the script's copy (its
-    ``Castle-Controls`` header) differs from theirs."""
+    ``Castle-Controls`` header) differs from theirs, and the stuck panel only when the
+    page's (its ``Castle-Panel`` header) says something else."""
     context["controls_changed"] = request.headers.get("Castle-Controls") != context["controls"]
+    panel = context["panel"]
+    context["panel_kept"] = bool(panel) and request.headers.get("Castle-Panel") == panel
     return render(request, "games/game.html#move-response", context, status=status)
 
 
@@ -597,9 +600,9 @@ def _refused(
         # someone else's live daily game: the reason, never its position
         return render(request, "games/error.html", {"message": reason}, status=status)
     if request.htmx:
-        response = render(
-            request, GAME_PAGE + "#status", {"message": reason, "error": True}, status=status
-        )
+        # A refusal changes nothing: the status keeps its panel (a stuck game's Analyse).
+        context = {"message": reason, "error": True, "panel_kept": True}
+        response = render(request, GAME_PAGE + "#status", context, status=status)
         return reswap(retarget(response, "#status"), "outerHTML")
     board = services.game_board(game)
     keep = parse_selection(board, selected if _owns(request, game) else None)

@@ -117,6 +117,7 @@ class Player:
         self.rng = random.Random(seed)
         self.token = ""
         self.controls = ""
+        self.panel = ""
         self.waiting = [self.start() for _ in range(ready)]
         self.url, self.board = self.waiting.pop()
 
@@ -143,6 +144,7 @@ class Player:
         while not moves or self.board.ply >= 150:
             # Some deals open without a legal move (auto-play is off): take the next game.
             self.url, self.board = self.waiting.pop() if self.waiting else self.start()
+            self.panel = ""
             moves = self.board.legal_moves()
         move = self.rng.choice(moves)
         body = f"move={move.notation().replace(':', '%3A')}&ply={self.board.ply}"
@@ -152,7 +154,12 @@ class Player:
             "POST",
             path,
             body,
-            {"HX-Request": "true", "X-CSRFToken": self.token, "Castle-Controls": self.controls},
+            {
+                "HX-Request": "true",
+                "X-CSRFToken": self.token,
+                "Castle-Controls": self.controls,
+                "Castle-Panel": self.panel,
+            },
         )
         if endpoint == "floor":
             self.board.play(move)
@@ -161,6 +168,11 @@ class Player:
             self.board.play(move)
             if found := re.search(rb'data-key="(\d+)"', data):
                 self.controls = found.group(1).decode()
+            # What the board script sends back: the stuck panel its page shows.
+            if panel := re.search(rb'class="panel stuck" open data-key="([\w-]+)"', data):
+                self.panel = panel.group(1).decode()
+            elif b"data-panel-kept" not in data:
+                self.panel = ""
         return status, len(data)
 
 

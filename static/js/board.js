@@ -27,7 +27,7 @@
  * the controls meanwhile are ignored: a double click on Undo takes back one move when its
  * second click lands while the first one's request is on its way, and two moves when the
  * first answer is in before the second click. Answers are elements that replace the ones
- * with their id (templates/games/move_response.html); static/js/motion.js animates what
+ * with their id (templates/games/game.html#move-response); static/js/motion.js animates what
  * they played.
  */
 (function () {
@@ -251,13 +251,14 @@
         "HX-Request": "true",
         "X-CSRFToken": token(),
         "Castle-Controls": actions ? actions.dataset.key || "" : "",
+        "Castle-Panel": panelKey(),
       },
     }).then(function (response) {
       return response.text().then(function (html) {
         if ([200, 400, 403, 409, 422, 429].indexOf(response.status) < 0) {
           throw new Error(String(response.status));
         }
-        apply(html, lift, response.status === 429);
+        apply(html, lift);
         played = response.status === 200;
       });
     }).catch(function () {
@@ -278,6 +279,12 @@
     });
   }
 
+  /* The key of the stuck panel the page shows (games.pages.stuck_panel_key), or "". */
+  function panelKey() {
+    var panel = document.querySelector("#status .panel.stuck");
+    return panel ? panel.dataset.key || "" : "";
+  }
+
   /* A stuck panel the player closed (to see the piles under it) stays closed while the
      game stays stuck: a move that leads back to a known position answers it again. */
   function keepClosed(old, fresh) {
@@ -294,9 +301,10 @@
      put at index AT, each renamed by its new place). The page's layout is read before the
      first change (focus, where flights start) and once after the last (where they land),
      never in between: the new board is painted in the first frame after the answer, with
-     the glide layered over it. A refusal to wait (``waiting``, a 429) adds its sentence to
-     the status: the panel the status showed (a stuck game's Analyse) stays. */
-  function apply(html, lift, waiting) {
+     the glide layered over it. A status marked data-panel-kept (a refusal, a 429, or a
+     move that leaves the game as stuck as it was) says its sentence above the panel the
+     status showed (a stuck game's Analyse), which stays as it is: not read out again. */
+  function apply(html, lift) {
     var template = document.createElement("template");
     template.innerHTML = html;
     var parts = Array.prototype.filter.call(template.content.children, function (el) {
@@ -332,10 +340,14 @@
         if (el.dataset.label) old.dataset.label = el.dataset.label;
       } else {
         keepClosed(old, el);
-        if (waiting) old.querySelectorAll(".panel").forEach(function (panel) { el.appendChild(panel); });
+        var kept = el.hasAttribute("data-panel-kept") ? old.querySelector(":scope > .panel") : null;
+        el.removeAttribute("data-panel-kept");
         /* The status, a live region, stays in the page (static/js/verdict.js). */
-        if (el.hasAttribute("aria-live") && window.CastleRenew) window.CastleRenew(old, el);
-        else old.replaceWith(el);
+        if (el.hasAttribute("aria-live") && window.CastleRenew) window.CastleRenew(old, el, kept);
+        else {
+          if (kept) el.appendChild(kept);
+          old.replaceWith(el);
+        }
       }
     });
     var form = document.querySelector("#controls form");

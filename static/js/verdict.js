@@ -14,15 +14,23 @@
   // A live region (the status) stays in the page and takes the new element's attributes
   // and content: screen readers speak what changes inside a region they know, and may say
   // nothing of one put in its place with its words already in it. board.js renews the
-  // status so with every answer.
-  function renew(old, fresh) {
+  // status so with every answer. A ``kept`` child (the stuck panel an answer left out)
+  // stays where it is, after the new content: untouched, it is not read out again.
+  function renew(old, fresh, kept = null) {
     Array.from(old.attributes).forEach((attribute) => {
       if (!fresh.hasAttribute(attribute.name)) old.removeAttribute(attribute.name);
     });
     Array.from(fresh.attributes).forEach((attribute) => {
       old.setAttribute(attribute.name, attribute.value);
     });
-    old.replaceChildren(...fresh.childNodes);
+    if (!kept) {
+      old.replaceChildren(...fresh.childNodes);
+      return;
+    }
+    Array.from(old.childNodes).forEach((node) => {
+      if (node !== kept) node.remove();
+    });
+    kept.before(...fresh.childNodes);
   }
 
   window.CastleRenew = renew;

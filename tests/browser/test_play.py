@@ -11,6 +11,7 @@ from playwright.sync_api import Browser, Page, Position, expect
 from pytest_django.live_server_helper import LiveServer
 
 from games.models import Game
+from games.rules import Board
 from games.rules.record import split_record
 from tests.browser.helpers import board_piles, click_move, overlap, top_card
 from tests.rules.helpers import GOLDEN
@@ -602,3 +603,48 @@ def test_on_a_phone_the_two_foundations_asked_about_are_in_sight(
     for target in targets.all():
         expect(target).to_be_in_viewport()
     context.close()
+
+
+@pytest.fixture
+def stuck(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every position stuck (every move left leads back to one already had), so a game
+    stays stuck while it is played: the live server runs in this process."""
+    monkeypatch.setattr(Board, "is_cycle_stuck", lambda self: True)
+
+
+STUCK_PANEL = "#status details.panel.stuck"
+
+
+@pytest.mark.usefixtures("stuck")
+def test_a_move_that_leaves_the_game_stuck_leaves_its_panel_as_it_was(
+    page: Page, live_server: LiveServer
+) -> None:
+    """The status is a live region: a panel put in again with every move was read out again
+    with every move. The answer leaves out a panel the page shows; the move's sentence
+    comes above it, and the panel is the same element, as the player left it."""
+    start(page, live_server, "/play/beleaguered-castle/1/?autoplay=0")
+    click_move(page, "t3-t6")
+    expect(moves_counter(page)).to_have_text("1")
+    panel = page.locator(STUCK_PANEL)
+    panel.evaluate("panel => { panel.open = true; panel.dataset.seen = 'before the move'; }")
+
+    click_move(page, "t7-f3")
+
+    expect(moves_counter(page)).to_have_text("2")
+    expect(page.locator("#status .message")).to_contain_text("to the hearts foundation")
+    expect(panel).to_have_attribute("data-seen", "before the move")
+    expect(page.locator("#status > *")).to_have_count(2)  # the sentence, then the panel
+    assert page.locator("#status > :last-child").evaluate("el => el.matches('details.panel')")
+
+
+@pytest.mark.usefixtures("stuck")
+def test_a_refused_move_keeps_the_stuck_panel(page: Page, live_server: LiveServer) -> None:
+    """A refusal's sentence came alone and took the panel's place: a stuck player who
+    dropped a card where it could not go lost Analyse until their next move."""
+    start(page, live_server, "/play/beleaguered-castle/1/?autoplay=0")
+
+    click_move(page, "t6-t2")
+
+    expect(page.locator("#status")).to_contain_text("A 9 can only go on a 10, not on 3♦")
+    expect(page.locator(STUCK_PANEL)).to_have_count(1)
+    expect(page.locator(f"{STUCK_PANEL} form.analyse button")).to_be_attached()

@@ -17,7 +17,7 @@ from django.test import Client
 from django.urls import reverse
 
 from castle_site.static_storage import minified
-from games import services
+from games import pages, services
 from games.models import Game
 from games.presentation import board_view, script_data, script_moves
 from games.rules import GAMES, Board, get_game
@@ -129,6 +129,77 @@ def test_the_controls_are_left_out_when_the_script_already_shows_them(
     legal = services.game_board(game).legal_moves()[0].notation()
     third = move(owner_client, game, legal, 2, **{"Castle-Controls": "00000"})
     assert "actions" in ids(third.text)
+
+
+@pytest.fixture
+def stuck(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every position stuck: every move left leads back to a position already had."""
+    monkeypatch.setattr(Board, "is_cycle_stuck", lambda self: True)
+
+
+def stuck_panel_key(body: str) -> str:
+    found = re.search(r'<details class="panel stuck" open data-key="([\w-]+)">', body)
+    assert found, "the stuck panel is drawn"
+    return found[1]
+
+
+def keeps_the_panel(body: str) -> bool:
+    return re.search(r'<div id="status"[^>]* data-panel-kept>', body) is not None
+
+
+@pytest.mark.usefixtures("stuck")
+def test_a_move_leaves_out_the_stuck_panel_the_page_shows(owner_client: Client, game: Game) -> None:
+    """A panel sent again with every stuck move was read out again with every move, and it
+    was most of the answer's rendering: the script sends back the key of the one it shows."""
+    key = stuck_panel_key(move(owner_client, game, "t3-t6", 0).text)
+
+    kept = move(owner_client, game, "t7-f3", 1, **{"Castle-Panel": key})
+
+    assert kept.status_code == 200
+    assert keeps_the_panel(kept.text)
+    assert "No way forward" not in kept.text and "analyse" not in kept.text
+    assert re.search(r"<p class=\"message\">[^<]+ to the hearts foundation.</p>", kept.text)
+    # A page without the panel, or with another one, gets it whole.
+    game.refresh_from_db()
+    board = services.game_board(game)
+    drawn = move(owner_client, game, board.legal_moves()[0].notation(), 2, **{"Castle-Panel": ""})
+    assert stuck_panel_key(drawn.text) == key and not keeps_the_panel(drawn.text)
+    game.refresh_from_db()
+    board = services.game_board(game)
+    other = move(owner_client, game, board.legal_moves()[0].notation(), 3, **{"Castle-Panel": "x"})
+    assert stuck_panel_key(other.text) and not keeps_the_panel(other.text)
+
+
+def test_a_game_that_is_not_stuck_keeps_no_panel(owner_client: Client, game: Game) -> None:
+    """A key sent back for a game no longer stuck (an undo out of the corner) takes the
+    panel away: the status comes without it, and not marked to keep one."""
+    response = move(owner_client, game, "t3-t6", 0, **{"Castle-Panel": "stuck-1000"})
+
+    assert "No way forward" not in response.text and not keeps_the_panel(response.text)
+
+
+@pytest.mark.usefixtures("stuck")
+def test_the_panels_key_changes_with_what_it_says(
+    owner_client: Client, game: Game, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    key = stuck_panel_key(move(owner_client, game, "t3-t6", 0).text)
+    monkeypatch.setattr(pages, "proved_unwinnable", lambda game: True)
+
+    response = move(owner_client, game, "t7-f3", 1, **{"Castle-Panel": key})
+
+    assert stuck_panel_key(response.text) != key
+    assert "This deal cannot be won from its start" in response.text
+
+
+@pytest.mark.usefixtures("stuck")
+def test_a_refused_move_keeps_the_stuck_panel(owner_client: Client, game: Game) -> None:
+    """A refusal changes nothing: its sentence came without the panel, which went from the
+    page until the next move (the script put the status's content in its place)."""
+    response = move(owner_client, game, "t6-t2", 0)
+
+    assert response.status_code == 422
+    assert keeps_the_panel(response.text)
+    assert "A 9 can only go on a 10" in response.text
 
 
 def test_the_page_gives_the_script_every_legal_move(owner_client: Client, game: Game) -> None:

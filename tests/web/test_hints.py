@@ -266,6 +266,8 @@ def test_a_player_gets_one_solver_job_at_a_time(
 
     assert response.status_code == 429 and int(response["Retry-After"]) >= 1
     assert "still being worked out" in response.text
+    # The wait changes nothing: the status keeps the panel it has (a stuck game's Analyse).
+    assert re.search(r'<div id="status"[^>]* data-panel-kept>', response.text)
     assert solver_calls == []
     game.refresh_from_db()
     assert game.hints == 0
