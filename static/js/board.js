@@ -124,6 +124,11 @@
     var run = kindOf(pile) === "tableau" ? runOf(card) : [card];
     selection = { source: source, card: card, run: run, pile: pile, targets: targets, enabled: [] };
     board.classList.add("selecting");
+    /* The stuck panel lies over the piles: a player who picks up a card all the same
+       closes it to a strip, to see where the card may go (a tap on a destination under it
+       landed on the panel and put the card down, a player's pass). */
+    var stuck = document.querySelector("#status details.panel.stuck[open]");
+    if (stuck) stuck.open = false;
     run.forEach(function (el) { el.classList.add("picked"); });
     if (kindOf(pile) !== "reserve") pile.classList.add("selected");
     targets.forEach(function (name) {

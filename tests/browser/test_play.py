@@ -648,3 +648,22 @@ def test_a_refused_move_keeps_the_stuck_panel(page: Page, live_server: LiveServe
     expect(page.locator("#status")).to_contain_text("A 9 can only go on a 10, not on 3♦")
     expect(page.locator(STUCK_PANEL)).to_have_count(1)
     expect(page.locator(f"{STUCK_PANEL} form.analyse button")).to_be_attached()
+
+
+@pytest.mark.usefixtures("stuck")
+def test_picking_up_a_card_closes_the_stuck_panel_over_the_piles(
+    page: Page, live_server: LiveServer
+) -> None:
+    """The panel lies over the piles: a tap on a destination under it landed on the panel
+    and put the card down (a player's pass). A card picked up closes it to its strip."""
+    page.set_viewport_size({"width": 375, "height": 667})
+    start(page, live_server, "/play/beleaguered-castle/1/?autoplay=0")
+    panel = page.locator(STUCK_PANEL)
+    expect(panel).to_have_js_property("open", True)
+
+    page.get_by_role("button", name="Eight of clubs, top of left pile 3").click()
+
+    expect(panel).to_have_js_property("open", False)
+    top_card(page, "t6").click()
+    expect(moves_counter(page)).to_have_text("1")
+    expect(panel).to_have_js_property("open", False)
