@@ -151,6 +151,7 @@ def too_many(request: HttpRequest, wait: int, message: str = "") -> HttpResponse
         response = render(
             request,
             "games/game.html#status",
+            # The game page's status keeps its panel (board.js): the wait changes nothing.
             {"message": message, "error": True, "panel_kept": True},
             status=429,
         )

@@ -554,7 +554,7 @@ def _partials(request: HtmxHttpRequest, context: dict[str, Any], status: int = 2
     ``Castle-Controls`` header) differs from theirs, and the stuck panel only when the
     page's (its ``Castle-Panel`` header) says something else."""
     context["controls_changed"] = request.headers.get("Castle-Controls") != context["controls"]
-    panel = context["panel"]
+    panel = context["panel_key"]
     context["panel_kept"] = bool(panel) and request.headers.get("Castle-Panel") == panel
     return render(request, "games/game.html#move-response", context, status=status)
 
@@ -600,7 +600,8 @@ def _refused(
         # someone else's live daily game: the reason, never its position
         return render(request, "games/error.html", {"message": reason}, status=status)
     if request.htmx:
-        # A refusal changes nothing: the status keeps its panel (a stuck game's Analyse).
+        # A refusal changes nothing: the status keeps the panel it shows (a stuck game's
+        # Analyse, a won game's links).
         context = {"message": reason, "error": True, "panel_kept": True}
         response = render(request, GAME_PAGE + "#status", context, status=status)
         return reswap(retarget(response, "#status"), "outerHTML")

@@ -57,3 +57,12 @@ def run_tasks(keep_connection: None) -> Any:
         call_command("worker", batch=True, no_schedule=True, interval=0, verbosity=0)
 
     return run
+
+
+@pytest.fixture
+def stuck(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every position stuck (every move left leads back to one already had), so a game
+    stays stuck while it is played; a live server runs in the test's process too."""
+    from games.rules import Board
+
+    monkeypatch.setattr(Board, "is_cycle_stuck", lambda self: True)

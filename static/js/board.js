@@ -128,7 +128,10 @@
        closes it to a strip, to see where the card may go (a tap on a destination under it
        landed on the panel and put the card down, a player's pass). */
     var stuck = document.querySelector("#status details.panel.stuck[open]");
-    if (stuck) stuck.open = false;
+    if (stuck) {
+      stuck.open = false;
+      stuck.dataset.folded = "";
+    }
     run.forEach(function (el) { el.classList.add("picked"); });
     if (kindOf(pile) !== "reserve") pile.classList.add("selected");
     targets.forEach(function (name) {
@@ -286,16 +289,22 @@
 
   /* The key of the stuck panel the page shows (games.pages.stuck_panel_key), or "". */
   function panelKey() {
-    var panel = document.querySelector("#status .panel.stuck");
+    var panel = statusPanel(document.getElementById("status"));
     return panel ? panel.dataset.key || "" : "";
   }
 
-  /* A stuck panel the player closed (to see the piles under it) stays closed while the
-     game stays stuck: a move that leads back to a known position answers it again. */
+  /* The panel a status shows: a stuck game's (Analyse) or a won game's (its links). */
+  function statusPanel(status) {
+    return status ? status.querySelector(":scope > .panel") : null;
+  }
+
+  /* A stuck panel the player closed (to see the piles under it) stays closed when an
+     answer brings one that says something else. One this script closed (a card picked
+     up, "folded") opens again: it has news the player has not read. */
   function keepClosed(old, fresh) {
     var was = old.querySelector("details.panel.stuck");
     var now = fresh.querySelector("details.panel.stuck");
-    if (was && now && !was.open) now.open = false;
+    if (was && now && !was.open && !("folded" in was.dataset)) now.open = false;
   }
 
   /* Each element of the answer replaces the one with its id, except a pile
@@ -308,7 +317,7 @@
      never in between: the new board is painted in the first frame after the answer, with
      the glide layered over it. A status marked data-panel-kept (a refusal, a 429, or a
      move that leaves the game as stuck as it was) says its sentence above the panel the
-     status showed (a stuck game's Analyse), which stays as it is: not read out again. */
+     status showed, which stays as it is: the status reads out only what it gains. */
   function apply(html, lift) {
     var template = document.createElement("template");
     template.innerHTML = html;
@@ -345,7 +354,7 @@
         if (el.dataset.label) old.dataset.label = el.dataset.label;
       } else {
         keepClosed(old, el);
-        var kept = el.hasAttribute("data-panel-kept") ? old.querySelector(":scope > .panel") : null;
+        var kept = el.hasAttribute("data-panel-kept") ? statusPanel(old) : null;
         el.removeAttribute("data-panel-kept");
         /* The status, a live region, stays in the page (static/js/verdict.js). */
         if (el.hasAttribute("aria-live") && window.CastleRenew) window.CastleRenew(old, el, kept);
@@ -433,6 +442,8 @@
   }, true);
 
   document.addEventListener("click", function (event) {
+    var summary = event.target.closest && event.target.closest("#status .panel.stuck summary");
+    if (summary) delete summary.parentElement.dataset.folded; /* the player's own opening or closing */
     var analyse = event.target.closest && event.target.closest("#status form.analyse button");
     if (analyse) {
       /* Analyse: its answer is the status, in place (a plain form without this script). */

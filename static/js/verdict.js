@@ -15,7 +15,8 @@
   // and content: screen readers speak what changes inside a region they know, and may say
   // nothing of one put in its place with its words already in it. board.js renews the
   // status so with every answer. A ``kept`` child (the stuck panel an answer left out)
-  // stays where it is, after the new content: untouched, it is not read out again.
+  // stays where it is, after the new content: the status (aria-atomic="false") reads out
+  // only the nodes it gains.
   function renew(old, fresh, kept = null) {
     Array.from(old.attributes).forEach((attribute) => {
       if (!fresh.hasAttribute(attribute.name)) old.removeAttribute(attribute.name);

@@ -11,7 +11,6 @@ from playwright.sync_api import Browser, Page, Position, expect
 from pytest_django.live_server_helper import LiveServer
 
 from games.models import Game
-from games.rules import Board
 from games.rules.record import split_record
 from tests.browser.helpers import board_piles, click_move, overlap, top_card
 from tests.rules.helpers import GOLDEN
@@ -605,13 +604,6 @@ def test_on_a_phone_the_two_foundations_asked_about_are_in_sight(
     context.close()
 
 
-@pytest.fixture
-def stuck(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every position stuck (every move left leads back to one already had), so a game
-    stays stuck while it is played: the live server runs in this process."""
-    monkeypatch.setattr(Board, "is_cycle_stuck", lambda self: True)
-
-
 STUCK_PANEL = "#status details.panel.stuck"
 
 
@@ -655,7 +647,9 @@ def test_picking_up_a_card_closes_the_stuck_panel_over_the_piles(
     page: Page, live_server: LiveServer
 ) -> None:
     """The panel lies over the piles: a tap on a destination under it landed on the panel
-    and put the card down (a player's pass). A card picked up closes it to its strip."""
+    and put the card down (a player's pass). A card picked up closes it to its strip, and
+    it stays so while it says the same; a panel with news (here: no longer at the deal's
+    start) opens again."""
     page.set_viewport_size({"width": 375, "height": 667})
     start(page, live_server, "/play/beleaguered-castle/1/?autoplay=0")
     panel = page.locator(STUCK_PANEL)
@@ -666,4 +660,28 @@ def test_picking_up_a_card_closes_the_stuck_panel_over_the_piles(
     expect(panel).to_have_js_property("open", False)
     top_card(page, "t6").click()
     expect(moves_counter(page)).to_have_text("1")
+    expect(panel).to_contain_text("Undo or restart to try another line")
+    expect(panel).to_have_js_property("open", True)
+    page.get_by_role("button", name="Two of hearts, top of right pile 3").click()
+    expect(panel).to_have_js_property("open", False)
+    page.locator('#board button[value="t7-f"], #board .card.picked').first.click()
+    expect(moves_counter(page)).to_have_text("2")
+    expect(panel).to_have_js_property("open", False)
+
+
+@pytest.mark.usefixtures("stuck")
+def test_a_stuck_panel_the_player_closed_stays_closed_with_news(
+    page: Page, live_server: LiveServer
+) -> None:
+    """Closed by the player (its heading), it stays closed when a panel that says something
+    else comes: they chose to see the piles."""
+    start(page, live_server, "/play/beleaguered-castle/1/?autoplay=0")
+    panel = page.locator(STUCK_PANEL)
+    page.get_by_text("No way forward").click()
+    expect(panel).to_have_js_property("open", False)
+
+    click_move(page, "t3-t6")
+
+    expect(moves_counter(page)).to_have_text("1")
+    expect(panel).to_contain_text("Undo or restart to try another line")
     expect(panel).to_have_js_property("open", False)

@@ -4,16 +4,18 @@ restart to the opening, auto-finish and compression."""
 import copy
 import dataclasses
 import gzip
+import itertools
 import json
 import random
 import re
+import types
 from collections.abc import Callable
 
 import pytest
 from django.contrib.staticfiles import finders
 from django.template import Context
 from django.template.loader import get_template
-from django.test import Client
+from django.test import Client, RequestFactory
 from django.urls import reverse
 
 from castle_site.static_storage import minified
@@ -131,64 +133,108 @@ def test_the_controls_are_left_out_when_the_script_already_shows_them(
     assert "actions" in ids(third.text)
 
 
-@pytest.fixture
-def stuck(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every position stuck: every move left leads back to a position already had."""
-    monkeypatch.setattr(Board, "is_cycle_stuck", lambda self: True)
-
-
-def stuck_panel_key(body: str) -> str:
+def drawn_panel_key(body: str) -> str:
+    """The key of the stuck panel an answer draws."""
     found = re.search(r'<details class="panel stuck" open data-key="([\w-]+)">', body)
     assert found, "the stuck panel is drawn"
     return found[1]
 
 
 def keeps_the_panel(body: str) -> bool:
+    """Whether an answer's status says to keep the panel the page shows."""
     return re.search(r'<div id="status"[^>]* data-panel-kept>', body) is not None
+
+
+def next_move(game: Game) -> str:
+    game.refresh_from_db()
+    return services.game_board(game).legal_moves()[0].notation()
 
 
 @pytest.mark.usefixtures("stuck")
 def test_a_move_leaves_out_the_stuck_panel_the_page_shows(owner_client: Client, game: Game) -> None:
     """A panel sent again with every stuck move was read out again with every move, and it
     was most of the answer's rendering: the script sends back the key of the one it shows."""
-    key = stuck_panel_key(move(owner_client, game, "t3-t6", 0).text)
+    key = drawn_panel_key(move(owner_client, game, "t3-t6", 0).text)
 
     kept = move(owner_client, game, "t7-f3", 1, **{"Castle-Panel": key})
 
     assert kept.status_code == 200
     assert keeps_the_panel(kept.text)
+    # The status reads out what it gains (role="status" would read it all, panel and all).
+    assert 'aria-live="polite" aria-atomic="false"' in kept.text
     assert "No way forward" not in kept.text and "analyse" not in kept.text
     assert re.search(r"<p class=\"message\">[^<]+ to the hearts foundation.</p>", kept.text)
     # A page without the panel, or with another one, gets it whole.
-    game.refresh_from_db()
-    board = services.game_board(game)
-    drawn = move(owner_client, game, board.legal_moves()[0].notation(), 2, **{"Castle-Panel": ""})
-    assert stuck_panel_key(drawn.text) == key and not keeps_the_panel(drawn.text)
-    game.refresh_from_db()
-    board = services.game_board(game)
-    other = move(owner_client, game, board.legal_moves()[0].notation(), 3, **{"Castle-Panel": "x"})
-    assert stuck_panel_key(other.text) and not keeps_the_panel(other.text)
+    drawn = move(owner_client, game, next_move(game), 2, **{"Castle-Panel": ""})
+    assert drawn_panel_key(drawn.text) == key and not keeps_the_panel(drawn.text)
+    other = move(owner_client, game, next_move(game), 3, **{"Castle-Panel": "x"})
+    assert drawn_panel_key(other.text) and not keeps_the_panel(other.text)
 
 
-def test_a_game_that_is_not_stuck_keeps_no_panel(owner_client: Client, game: Game) -> None:
-    """A key sent back for a game no longer stuck (an undo out of the corner) takes the
-    panel away: the status comes without it, and not marked to keep one."""
-    response = move(owner_client, game, "t3-t6", 0, **{"Castle-Panel": "stuck-1000"})
+def test_an_undo_out_of_the_corner_takes_the_panel_away(
+    owner_client: Client, game: Game, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The page's key sent back from a position no longer stuck keeps nothing: the status
+    comes without the panel, and not marked to keep one."""
+    monkeypatch.setattr(Board, "is_cycle_stuck", lambda self: self.ply == 1)
+    key = drawn_panel_key(move(owner_client, game, "t3-t6", 0).text)
 
+    undo = reverse("games:undo", args=[game.pk])
+    response = owner_client.post(undo, {"ply": 1}, headers={**HX, "Castle-Panel": key})
+
+    assert response.status_code == 200
     assert "No way forward" not in response.text and not keeps_the_panel(response.text)
+
+
+@pytest.mark.usefixtures("stuck")
+def test_a_tab_behind_the_game_keeps_the_panel_it_shows(owner_client: Client, game: Game) -> None:
+    """A conflict (409) answers the game as it is, through the same partials."""
+    key = drawn_panel_key(move(owner_client, game, "t3-t6", 0).text)
+
+    behind = move(owner_client, game, "t7-f3", 0, **{"Castle-Panel": key})
+
+    assert behind.status_code == 409 and keeps_the_panel(behind.text)
 
 
 @pytest.mark.usefixtures("stuck")
 def test_the_panels_key_changes_with_what_it_says(
     owner_client: Client, game: Game, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    key = stuck_panel_key(move(owner_client, game, "t3-t6", 0).text)
+    """A page's panel that no longer says what it should (the deal proved unwinnable
+    meanwhile) is drawn again."""
+    key = drawn_panel_key(move(owner_client, game, "t3-t6", 0).text)
     monkeypatch.setattr(pages, "proved_unwinnable", lambda game: True)
 
     response = move(owner_client, game, "t7-f3", 1, **{"Castle-Panel": key})
 
-    assert stuck_panel_key(response.text) != key
+    assert drawn_panel_key(response.text) != key
     assert "This deal cannot be won from its start" in response.text
+
+
+def test_the_panels_key_names_everything_it_says(rf: RequestFactory, game: Game) -> None:
+    """Two panels with one key say the same: the key is written by hand beside the markup,
+    and a value the panel read and the key did not would keep a panel that says something
+    else. (Two keys may draw one panel: once analysed, whether Analyse waits for the day's
+    end is not said. It costs a panel sent again, no more.)"""
+    template = get_template("games/game.html#status")
+    request = rf.get("/")
+    drawn: dict[str, set[str]] = {}
+    for legal, lost, withheld, analysed in itertools.product([0, 2], *[[False, True]] * 3):
+        page = {
+            "game": game,
+            "rules": game.rules,
+            "view": types.SimpleNamespace(legal=legal),
+            "stuck": True,
+            "lost_from_start": lost,
+            "analyse_withheld": withheld,
+            "analysed": analysed,
+        }
+        html = template.render({**page, "panel_key": ""}, request)
+        html = re.sub(r'name="csrfmiddlewaretoken" value="\w+"', "", html)
+        drawn.setdefault(pages.stuck_panel_key(page), set()).add(html)
+
+    assert len(drawn) == 16
+    assert all(len(panels) == 1 for panels in drawn.values())
 
 
 @pytest.mark.usefixtures("stuck")

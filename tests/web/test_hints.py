@@ -17,6 +17,7 @@ from games.models import Analysis, Daily, DealVerdict, Game, Player
 from games.presentation import analysis_message
 from games.rules import Board, Move, solver
 from games.rules.solver import Hint
+from tests.web.test_board_partials import keeps_the_panel
 
 HX = {"HX-Request": "true"}
 
@@ -267,7 +268,7 @@ def test_a_player_gets_one_solver_job_at_a_time(
     assert response.status_code == 429 and int(response["Retry-After"]) >= 1
     assert "still being worked out" in response.text
     # The wait changes nothing: the status keeps the panel it has (a stuck game's Analyse).
-    assert re.search(r'<div id="status"[^>]* data-panel-kept>', response.text)
+    assert keeps_the_panel(response.text)
     assert solver_calls == []
     game.refresh_from_db()
     assert game.hints == 0
