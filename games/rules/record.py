@@ -49,7 +49,8 @@ def read_record(text: str) -> tuple[dict[str, list[tuple[int, str]]], list[tuple
     :class:`LayoutError` names a header line the format does not have."""
     headers: dict[str, list[tuple[int, str]]] = {}
     words: list[tuple[int, str]] = []
-    for number, line in enumerate(text.splitlines(), 1):
+    # A file saved with a byte order mark (some editors write one) starts with it.
+    for number, line in enumerate(text.removeprefix("\ufeff").splitlines(), 1):
         match = _HEADER.match(line)
         if match:
             value = (match["value"] or "").strip()
@@ -58,6 +59,14 @@ def read_record(text: str) -> tuple[dict[str, list[tuple[int, str]]], list[tuple
             words.extend((number, word) for word in line.split())
     _check_header_names(headers)
     return headers, words
+
+
+def game_slug(name: str) -> str:
+    """A record's game as a slug: written by hand, a game has the name its pages give it
+    ("game: Penelope's Web" is ``penelopes-web``, "Beleaguered Castle" the slug
+    ``beleaguered-castle``), which a record read as an unknown game."""
+    name = re.sub(r"['\u2019]", "", name.strip().lower())
+    return re.sub(r"[\s_]+", "-", name)
 
 
 HEADER_NAMES = ("game", "deal", "option")
@@ -145,7 +154,7 @@ def replay_record(text: str) -> Board:
             raise LayoutError(f"a game record needs exactly one '{key}:' line")
     (game_line, game), (deal_line, deal) = headers["game"][0], headers["deal"][0]
     try:
-        rules = get_game(game)
+        rules = get_game(game_slug(game))
     except RulesError as error:
         raise type(error)(f"line {game_line}: {error}") from error
     if not DEAL_DIGITS.fullmatch(deal):

@@ -1,6 +1,7 @@
 import pytest
 
 from games.rules import (
+    GAMES,
     Board,
     GameRecord,
     IllegalMove,
@@ -10,6 +11,7 @@ from games.rules import (
     RulesError,
     UnknownGame,
 )
+from games.rules.variants import GameRules
 
 from .helpers import notations
 
@@ -158,3 +160,19 @@ def test_every_header_a_record_writes_is_read_back() -> None:
     record = GameRecord.from_board(board)
     assert "option: take-back" in record.to_text()
     assert GameRecord.from_text(record.to_text()) == record
+
+
+@pytest.mark.parametrize("rules", GAMES.values(), ids=lambda rules: rules.slug)
+def test_a_record_names_its_game_as_its_pages_do(rules: GameRules) -> None:
+    """Written by hand, "game: Citadel" or "game: Penelope's Web" read as unknown games."""
+    text = f"game: {rules.name}\ndeal: 5\n"
+
+    assert GameRecord.from_text(text) == GameRecord(rules.slug, 5)
+    assert GameRecord.from_text(text.upper()) == GameRecord(rules.slug, 5)
+
+
+def test_a_record_saved_with_a_byte_order_mark_reads_as_without() -> None:
+    """Some editors start a saved file with one: the first line read as a move word."""
+    text = "\ufeffgame: citadel\ndeal: 1\nt7-t6\n"
+
+    assert GameRecord.from_text(text) == GameRecord("citadel", 1, (Move.from_notation("t7-t6"),))
