@@ -501,5 +501,6 @@ def get_game(slug: str) -> GameRules:
     """
     rules = GAMES.get(slug) or _ALIASES.get(slug)
     if rules is None:
-        raise UnknownGame(f"unknown game {slug!r}: choose one of {', '.join(GAMES)}")
+        shown = slug if len(slug) <= 40 else slug[:40] + "…"  # a record's, of any length
+        raise UnknownGame(f"unknown game {shown!r}: choose one of {', '.join(GAMES)}")
     return rules

@@ -176,3 +176,9 @@ def test_a_record_saved_with_a_byte_order_mark_reads_as_without() -> None:
     text = "\ufeffgame: citadel\ndeal: 1\nt7-t6\n"
 
     assert GameRecord.from_text(text) == GameRecord("citadel", 1, (Move.from_notation("t7-t6"),))
+
+
+def test_an_unknown_game_is_named_in_short() -> None:
+    """A record's game line of any length was said back whole in the error."""
+    with pytest.raises(UnknownGame, match=r"^line 1: unknown game 'a-b-a-b-[a-b-]*…': choose"):
+        GameRecord.from_text("game: " + "a b " * 4000 + "\ndeal: 7\n")
