@@ -227,15 +227,20 @@
     }
   }
 
+  /* The status says `text` above the panel it shows, which stays (a stuck game's Analyse:
+     a card put down, said here, took the panel away, a player's pass). */
   function say(text, error) {
     var status = document.getElementById("status");
     if (!status) return;
     status.className = error === false ? "status" : "status error";
-    status.innerHTML = "";
+    var panel = statusPanel(status);
+    Array.prototype.slice.call(status.childNodes).forEach(function (node) {
+      if (node !== panel) node.remove();
+    });
     var p = document.createElement("p");
     p.className = "message";
     p.textContent = text;
-    status.appendChild(p);
+    status.insertBefore(p, panel);
   }
 
   function send(url, fields, lift) {
@@ -444,6 +449,14 @@
   document.addEventListener("click", function (event) {
     var summary = event.target.closest && event.target.closest("#status .panel.stuck summary");
     if (summary) delete summary.parentElement.dataset.folded; /* the player's own opening or closing */
+    var words = event.target.closest && event.target.closest("#status details.panel.stuck[open]");
+    if (words && !event.target.closest("summary, a, button, form")) {
+      /* A tap on the panel's words closes it, as its heading does: it lies over the piles,
+         and the card to pick up lay under it (a player's pass: only Hide reached it). */
+      words.open = false;
+      delete words.dataset.folded;
+      return;
+    }
     var analyse = event.target.closest && event.target.closest("#status form.analyse button");
     if (analyse) {
       /* Analyse: its answer is the status, in place (a plain form without this script). */

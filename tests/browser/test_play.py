@@ -685,3 +685,44 @@ def test_a_stuck_panel_the_player_closed_stays_closed_with_news(
     expect(moves_counter(page)).to_have_text("1")
     expect(panel).to_contain_text("Undo or restart to try another line")
     expect(panel).to_have_js_property("open", False)
+
+
+@pytest.mark.usefixtures("stuck")
+def test_what_the_board_says_itself_keeps_the_stuck_panel(
+    page: Page, live_server: LiveServer
+) -> None:
+    """A card put down (clicked again, no foundation takes it) is said by the page alone:
+    its sentence took the panel away, Analyse with it (a player's pass)."""
+    start(page, live_server, "/play/beleaguered-castle/1/?autoplay=0")
+    card = page.get_by_role("button", name="Eight of clubs, top of left pile 3")
+
+    card.click()
+    page.wait_for_timeout(600)  # not a double click: a second pick-up, put down
+    card.click()
+
+    expect(page.locator("#status .message")).to_contain_text("no foundation takes it yet")
+    expect(page.locator(STUCK_PANEL)).to_have_count(1)
+    expect(page.locator("#status > *")).to_have_count(2)
+
+
+@pytest.mark.usefixtures("stuck")
+def test_a_tap_on_the_stuck_panels_words_closes_it(
+    browser: Browser, live_server: LiveServer
+) -> None:
+    """The card to pick up can lie under the panel (a player's pass: only Hide reached it):
+    a tap on its words closes it, as its heading does, and it stays closed."""
+    context = browser.new_context(
+        viewport={"width": 375, "height": 667}, has_touch=True, is_mobile=True
+    )
+    page = context.new_page()
+    start(page, live_server, "/play/beleaguered-castle/1/?autoplay=0")
+    panel = page.locator(STUCK_PANEL)
+
+    page.get_by_text("This deal cannot be won from its start").tap()
+
+    expect(panel).to_have_js_property("open", False)
+    click_move(page, "t3-t6")
+    expect(moves_counter(page)).to_have_text("1")
+    expect(panel).to_contain_text("Undo or restart to try another line")
+    expect(panel).to_have_js_property("open", False)
+    context.close()

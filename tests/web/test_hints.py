@@ -320,6 +320,8 @@ def test_analyse_says_analysing_then_fills_in(
 
     assert solver_calls == []  # nothing ran inside the request
     assert "Analysing…" in response.text
+    # The game page's status, renewed in place (static/js/verdict.js), reads out what it gains.
+    assert 'aria-live="polite" aria-atomic="false"' in response.text
     assert f'data-poll-url="{reverse("games:analysis", args=[game.pk])}"' in response.text
     plain = owner_client.get(reverse("games:analysis", args=[game.pk]))
     assert '<meta http-equiv="refresh"' in plain.text  # JavaScript off: the page refreshes
