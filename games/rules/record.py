@@ -14,9 +14,9 @@ from dataclasses import dataclass
 
 from .board import Board
 from .deals import DEAL_DIGITS, MAX_DEAL, check_deal_number
-from .errors import BadDealNumber, IllegalMove, LayoutError, RulesError
+from .errors import BadDealNumber, IllegalMove, LayoutError, RulesError, UnknownGame
 from .moves import Move
-from .variants import GameRules, get_game
+from .variants import GameRules, get_game, unknown_game
 
 _HEADER = re.compile(r"^\s*(?P<key>[A-Za-z][A-Za-z_-]*)\s*:(?:\s+(?P<value>.*)|\s*$)")
 
@@ -153,10 +153,12 @@ def replay_record(text: str) -> Board:
         if len(headers.get(key, [])) != 1:
             raise LayoutError(f"a game record needs exactly one '{key}:' line")
     (game_line, game), (deal_line, deal) = headers["game"][0], headers["deal"][0]
+    if not game:
+        raise LayoutError(f"line {game_line}: the 'game:' line names no game")
     try:
         rules = get_game(game_slug(game))
-    except RulesError as error:
-        raise type(error)(f"line {game_line}: {error}") from error
+    except UnknownGame as error:  # named as written ("Penelope's Webs"), not as a slug
+        raise UnknownGame(f"line {game_line}: {unknown_game(game)}") from error
     if not DEAL_DIGITS.fullmatch(deal):
         raise LayoutError(f"line {deal_line}: deal {deal!r} is not a whole number")
     for option_line, option in headers.get("option", []):

@@ -501,6 +501,12 @@ def get_game(slug: str) -> GameRules:
     """
     rules = GAMES.get(slug) or _ALIASES.get(slug)
     if rules is None:
-        shown = slug if len(slug) <= 40 else slug[:40] + "…"  # a record's, of any length
-        raise UnknownGame(f"unknown game {shown!r}: choose one of {', '.join(GAMES)}")
+        raise unknown_game(slug)
     return rules
+
+
+def unknown_game(name: str) -> UnknownGame:
+    """The error for a game nobody plays here, named as asked: in its first 40 characters
+    (a record's game line, of any length, was said back whole)."""
+    shown = name if len(name) <= 40 else name[:40] + "…"
+    return UnknownGame(f"unknown game {shown!r}: choose one of {', '.join(GAMES)}")

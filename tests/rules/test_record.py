@@ -178,7 +178,12 @@ def test_a_record_saved_with_a_byte_order_mark_reads_as_without() -> None:
     assert GameRecord.from_text(text) == GameRecord("citadel", 1, (Move.from_notation("t7-t6"),))
 
 
-def test_an_unknown_game_is_named_in_short() -> None:
-    """A record's game line of any length was said back whole in the error."""
-    with pytest.raises(UnknownGame, match=r"^line 1: unknown game 'a-b-a-b-[a-b-]*…': choose"):
+def test_an_unknown_game_is_named_as_written_and_in_short() -> None:
+    """A record's game line of any length was said back whole in the error; and a name
+    read as a slug is said as the player wrote it."""
+    with pytest.raises(UnknownGame, match=r"^line 1: unknown game 'a b a b [a b]*…': choose"):
         GameRecord.from_text("game: " + "a b " * 4000 + "\ndeal: 7\n")
+    with pytest.raises(UnknownGame, match=r"^line 2: unknown game \"Penelope's Webs\": choose"):
+        GameRecord.from_text("deal: 7\ngame: Penelope's Webs\n")
+    with pytest.raises(LayoutError, match=r"^line 1: the 'game:' line names no game$"):
+        GameRecord.from_text("game:\ndeal: 7\n")
