@@ -22,7 +22,8 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     itself inline, which the Content Security Policy blocks), in the status line for the
     board script. ``reason`` (Django's, for developers) is logged by Django, not shown."""
     if getattr(request, "htmx", False):
-        context = {"message": CSRF_MESSAGE, "error": True}
+        # A refusal changes nothing: the status keeps the panel it shows (board.js).
+        context = {"message": CSRF_MESSAGE, "error": True, "panel_kept": True}
         response = render(request, "games/game.html#status", context, status=403)
         return reswap(retarget(response, "#status"), "outerHTML")
     return render(request, "games/error.html", {"message": CSRF_MESSAGE}, status=403)

@@ -25,6 +25,7 @@ from games.presentation import (
     carry_run,
     daily_ending,
     describe_outcome,
+    flags_key,
     hint_message,
     opening_said,
     replay,
@@ -103,26 +104,8 @@ def game_page(
     }
     # What the controls show, as the board script's Castle-Controls header says it back.
     flags = [page[name] for name in ("can_undo", "can_redo", "can_restart", "won")]
-    page["controls"] = _flags(*flags, game.autoplay)
-    page["panel_key"] = stuck_panel_key(page)
+    page["controls"] = flags_key(*flags, game.autoplay)
     return page | verdict_badge(game) if whole else page
-
-
-def stuck_panel_key(page: Page) -> str:
-    """What the stuck panel says (every value its markup reads), as the board script's
-    Castle-Panel header says it back; empty when there is none. An answer leaves out the
-    panel the page already shows: sent again with every move while stuck, it was read out
-    again with every move (the status is a live region), and it was most of a stuck
-    move's rendering."""
-    if not page["stuck"]:
-        return ""
-    said = (page["view"].legal, page["lost_from_start"], page["analyse_withheld"])
-    return "stuck-" + _flags(*said, page.get("analysed"))
-
-
-def _flags(*values: object) -> str:
-    """Truth values as a key's digits: ``1`` for each true one, ``0`` for each false."""
-    return "".join("1" if value else "0" for value in values)
 
 
 def _opened(game: Game, board: Board) -> bool:
@@ -178,7 +161,6 @@ def after_analysis(
     page["replay_from"] = ply - 1 if ply else None
     page["analysed"] = True  # asking again would only bring the same answer
     page["lost_from_start"] = page["lost_from_start"] or ply == 0
-    page["panel_key"] = stuck_panel_key(page)
     badge = verdict_badge(game)
     if badge["verdict"] is not None and badge["verdict"].verdict == DealVerdict.Verdict.UNWINNABLE:
         page |= badge  # settled by this analysis, maybe: "Checking…" goes with its answer

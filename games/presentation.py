@@ -914,3 +914,22 @@ def histogram(counts: Mapping[int, int], par: int) -> dict[str, object] | None:
         "low": low,
         "high": high,
     }
+
+
+def flags_key(*values: object) -> str:
+    """Truth values as a key's digits, ``1`` for each true one: what the board script sends
+    back of what its page shows (the controls, the stuck panel)."""
+    return "".join("1" if value else "0" for value in values)
+
+
+def stuck_panel_key(page: Mapping[str, Any]) -> str:
+    """What a page's stuck panel says (every value its markup reads), as the board script's
+    Castle-Panel header says it back; empty when there is none. An answer leaves out the
+    panel the page already shows: sent again with every move while stuck, it was read out
+    again with every move (the status is a live region), and it was most of a stuck
+    move's rendering. Drawn from the values as they are rendered (the template's tag and
+    the view's answer), so a page changed after it was built cannot carry a stale key."""
+    if not page.get("stuck"):
+        return ""
+    said = (page["view"].legal, page["lost_from_start"], page["analyse_withheld"])
+    return "stuck-" + flags_key(*said, page.get("analysed"))

@@ -56,6 +56,7 @@ from games.presentation import (
     pile_words,
     replay_said,
     sentence,
+    stuck_panel_key,
 )
 from games.rules import (
     GAMES,
@@ -554,7 +555,7 @@ def _partials(request: HtmxHttpRequest, context: dict[str, Any], status: int = 2
     ``Castle-Controls`` header) differs from theirs, and the stuck panel only when the
     page's (its ``Castle-Panel`` header) says something else."""
     context["controls_changed"] = request.headers.get("Castle-Controls") != context["controls"]
-    panel = context["panel_key"]
+    panel = stuck_panel_key(context)
     context["panel_kept"] = bool(panel) and request.headers.get("Castle-Panel") == panel
     return render(request, "games/game.html#move-response", context, status=status)
 

@@ -60,7 +60,7 @@ def run_tasks(keep_connection: None) -> Any:
 
 
 @pytest.fixture
-def stuck(monkeypatch: pytest.MonkeyPatch) -> None:
+def always_stuck(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every position stuck (every move left leads back to one already had), so a game
     stays stuck while it is played; a live server runs in the test's process too."""
     from games.rules import Board

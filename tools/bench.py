@@ -103,6 +103,18 @@ class Browser:
         return response.status, dict(response.getheaders()), data
 
 
+STUCK_PANEL = re.compile(rb'class="panel stuck" open data-key="([\w-]+)"')
+
+
+def panel_after(answer: bytes, shown: str) -> str:
+    """The stuck panel's key the board script sends back (``Castle-Panel``) after
+    ``answer``: the panel it draws, the one shown (``shown``) when it says to keep it,
+    else none."""
+    if drawn := STUCK_PANEL.search(answer):
+        return drawn[1].decode()
+    return shown if b"data-panel-kept" in answer else ""
+
+
 class Player:
     """Plays random legal moves of one game after another through the move endpoint.
 
@@ -168,11 +180,7 @@ class Player:
             self.board.play(move)
             if found := re.search(rb'data-key="(\d+)"', data):
                 self.controls = found.group(1).decode()
-            # What the board script sends back: the stuck panel its page shows.
-            if panel := re.search(rb'class="panel stuck" open data-key="([\w-]+)"', data):
-                self.panel = panel.group(1).decode()
-            elif b"data-panel-kept" not in data:
-                self.panel = ""
+            self.panel = panel_after(data, self.panel)
         return status, len(data)
 
 

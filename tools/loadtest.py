@@ -52,7 +52,7 @@ from urllib.parse import urlencode, urlsplit, urlunsplit
 
 from castle_site.capacity import web_concurrency
 from games.rules import GAMES, MAX_DEAL, Board, Move
-from tools.bench import SERVER_ENV, Browser, free_port, percentile, serve, stop
+from tools.bench import SERVER_ENV, Browser, free_port, panel_after, percentile, serve, stop
 
 if TYPE_CHECKING:
     from multiprocessing.queues import SimpleQueue
@@ -169,6 +169,7 @@ class SimulatedPlayer:
         self.board = Board("beleaguered-castle", 1)
         self.autoplay = False
         self.controls = ""
+        self.panel = ""
         self.groups: list[int] = []
         """How many plies each player move added (the move and its auto-play)."""
 
@@ -218,6 +219,7 @@ class SimulatedPlayer:
                 self.board.autoplay()
             self.groups = []
             self.controls = ""
+            self.panel = panel_after(page, "")
             self.check_ply(page, "new game")
             return
         raise Lost("three new games lost in a row")
@@ -275,6 +277,7 @@ class SimulatedPlayer:
                 time.sleep(0.1)
         else:
             raise OutOfStep("the game page stayed unreachable after a lost request")
+        self.panel = panel_after(page, "")  # the page the script would now run on
         ply = self.ply_in(page)
         if ply not in (old, new):
             self.settled["partial"] += 1
@@ -302,6 +305,7 @@ class SimulatedPlayer:
         if method == "POST":
             headers["X-CSRFToken"] = browser.cookies.get("csrftoken", "")
             headers["Castle-Controls"] = self.controls
+            headers["Castle-Panel"] = self.panel
         start = time.perf_counter()
         try:
             status, response_headers, data = browser.request(method, path, body, headers)
@@ -317,6 +321,8 @@ class SimulatedPlayer:
             raise OutOfStep(f"{method} {path} on {'AB'[server]}: {status} (wanted {ok}) {snippet}")
         if controls := CONTROLS.search(data):
             self.controls = controls[1].decode()
+        if htmx and method == "POST":
+            self.panel = panel_after(data, self.panel)
         return status, response_headers, data
 
     def ply_in(self, answer: bytes) -> int:

@@ -10,7 +10,7 @@ from .cards import ALL_CARDS, Card, next_rank, parse_cards
 from .deals import DEAL_DIGITS, Layout, check_deal_number
 from .errors import LayoutError, RulesError
 from .piles import Pile, PileKind, is_pile_name
-from .variants import GameRules, get_game
+from .variants import GameRules, game_named
 
 if TYPE_CHECKING:
     from .board import Board
@@ -31,7 +31,7 @@ def write_layout(board: Board) -> str:
 def read_layout(text: str) -> tuple[GameRules, int, frozenset[str], Layout]:
     """Parse a layout; :class:`LayoutError` names the first line or card that is wrong."""
     fields: dict[str, list[str]] = {}
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(text.removeprefix("\ufeff").splitlines(), 1):
         if not line.strip():
             continue
         key, colon, value = line.partition(":")
@@ -42,7 +42,7 @@ def read_layout(text: str) -> tuple[GameRules, int, frozenset[str], Layout]:
             raise LayoutError(f"line {number}: {key!r} appears twice")
         fields.setdefault(key, []).append(value.strip())
     try:
-        rules = get_game(_single(fields, "game"))
+        rules = game_named(_single(fields, "game"))
         deal = check_deal_number(_integer(_single(fields, "deal")))
         options = rules.check_options(frozenset(fields.pop("option", [])))
         piles = {

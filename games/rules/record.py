@@ -16,7 +16,7 @@ from .board import Board
 from .deals import DEAL_DIGITS, MAX_DEAL, check_deal_number
 from .errors import BadDealNumber, IllegalMove, LayoutError, RulesError, UnknownGame
 from .moves import Move
-from .variants import GameRules, get_game, unknown_game
+from .variants import GameRules, game_named
 
 _HEADER = re.compile(r"^\s*(?P<key>[A-Za-z][A-Za-z_-]*)\s*:(?:\s+(?P<value>.*)|\s*$)")
 
@@ -59,14 +59,6 @@ def read_record(text: str) -> tuple[dict[str, list[tuple[int, str]]], list[tuple
             words.extend((number, word) for word in line.split())
     _check_header_names(headers)
     return headers, words
-
-
-def game_slug(name: str) -> str:
-    """A record's game as a slug: written by hand, a game has the name its pages give it
-    ("game: Penelope's Web" is ``penelopes-web``, "Beleaguered Castle" the slug
-    ``beleaguered-castle``), which a record read as an unknown game."""
-    name = re.sub(r"['\u2019]", "", name.strip().lower())
-    return re.sub(r"[\s_]+", "-", name)
 
 
 HEADER_NAMES = ("game", "deal", "option")
@@ -156,9 +148,9 @@ def replay_record(text: str) -> Board:
     if not game:
         raise LayoutError(f"line {game_line}: the 'game:' line names no game")
     try:
-        rules = get_game(game_slug(game))
-    except UnknownGame as error:  # named as written ("Penelope's Webs"), not as a slug
-        raise UnknownGame(f"line {game_line}: {unknown_game(game)}") from error
+        rules = game_named(game)
+    except UnknownGame as error:
+        raise UnknownGame(f"line {game_line}: {error}") from error
     if not DEAL_DIGITS.fullmatch(deal):
         raise LayoutError(f"line {deal_line}: deal {deal!r} is not a whole number")
     for option_line, option in headers.get("option", []):

@@ -7,6 +7,7 @@ here (with its rules page and golden files).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
@@ -505,8 +506,40 @@ def get_game(slug: str) -> GameRules:
     return rules
 
 
+def _spelling(name: str) -> str | None:
+    """A game's name as a record may write it, in one spelling: lower case, words joined
+    by ``-`` (spaces and ``_`` alike), a typographer's apostrophe as a plain one. None
+    beyond ASCII, where lower case makes one letter of another (the Kelvin sign a k)."""
+    plain = name.strip().replace("\u2019", "'")
+    return re.sub(r"[ \t_]+", "-", plain.lower()) if plain.isascii() else None
+
+
+_NAMED = {
+    spelt: rules
+    for rules in GAMES.values()
+    for name in (rules.slug, *rules.aliases, rules.name, rules.name.replace("'", ""))
+    if (spelt := _spelling(name))
+}
+"""Every game by each name a record may give it: its slug, an alias, its name as its pages
+write it ("Penelope's Web"), or that name without its apostrophe."""
+
+
+def game_named(name: str) -> GameRules:
+    """The rules of the game a hand-written record names: "game: Citadel" and "game:
+    Penelope's Web" met "unknown game" when only a slug was read."""
+    spelt = _spelling(name)
+    rules = _NAMED.get(spelt) if spelt else None
+    if rules is None:
+        raise unknown_game(name)
+    return rules
+
+
+SHOWN_NAME = 40
+"""How much of an unknown game's name its error says: a record's game line, of any length,
+was said back whole."""
+
+
 def unknown_game(name: str) -> UnknownGame:
-    """The error for a game nobody plays here, named as asked: in its first 40 characters
-    (a record's game line, of any length, was said back whole)."""
-    shown = name if len(name) <= 40 else name[:40] + "…"
+    """The error for a game nobody plays here, named as asked (in its first characters)."""
+    shown = name if len(name) <= SHOWN_NAME else name[:SHOWN_NAME] + "…"
     return UnknownGame(f"unknown game {shown!r}: choose one of {', '.join(GAMES)}")

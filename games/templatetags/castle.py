@@ -1,7 +1,7 @@
 import re
 from datetime import datetime, timedelta
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 from django import template
 from django.template import Context
@@ -11,7 +11,15 @@ from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.timesince import timesince
 
-from games.presentation import CARD_CODE, BoardView, CardView, PileView, card_short, script_data
+from games.presentation import (
+    CARD_CODE,
+    BoardView,
+    CardView,
+    PileView,
+    card_short,
+    script_data,
+    stuck_panel_key,
+)
 from games.rules import Card
 
 register = template.Library()
@@ -118,3 +126,10 @@ def pile_change(context: Context, pile: PileView) -> SafeString:
         template = get_template("games/piles.html#change")
         markup = _pile_changes[key] = mark_safe(template.render({"pile": pile, "won": won}))
     return markup
+
+
+@register.simple_tag(name="stuck_panel_key", takes_context=True)
+def stuck_panel_key_tag(context: Context) -> str:
+    """The stuck panel's key (:func:`games.presentation.stuck_panel_key`), from the values
+    the panel is drawn with."""
+    return stuck_panel_key(cast(dict[str, Any], context.flatten()))

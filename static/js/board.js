@@ -17,6 +17,10 @@
  *   Enter, Space     select the focused card, or send the selected card to the focused pile
  *   Escape           cancel the selection (and clicks kept while a move is on its way)
  *
+ * A stuck game's panel ("No way forward") lies over the piles: a card picked up closes it
+ * to its strip, and so does a tap on its words. While it says the same, answers leave it
+ * out (the Castle-Panel header names the one shown) and it stays as it is.
+ *
  * A click can never leave the game: every click and submit on the board and its controls
  * is taken over here (so no form is ever submitted natively from swapped content), and
  * one request is in flight at a time, so a move is never sent twice or against a stale
@@ -320,9 +324,9 @@
      put at index AT, each renamed by its new place). The page's layout is read before the
      first change (focus, where flights start) and once after the last (where they land),
      never in between: the new board is painted in the first frame after the answer, with
-     the glide layered over it. A status marked data-panel-kept (a refusal, a 429, or a
-     move that leaves the game as stuck as it was) says its sentence above the panel the
-     status showed, which stays as it is: the status reads out only what it gains. */
+     the glide layered over it. A status marked data-panel-kept (any answer whose panel
+     would say what the page's says, a refusal's, a 429's) says its sentence above the
+     panel the status showed, which stays as it is: the status reads out what it gains. */
   function apply(html, lift) {
     var template = document.createElement("template");
     template.innerHTML = html;
@@ -446,17 +450,23 @@
     if (event.target.closest && event.target.closest(".game")) event.preventDefault();
   }, true);
 
-  document.addEventListener("click", function (event) {
-    var summary = event.target.closest && event.target.closest("#status .panel.stuck summary");
+  /* On the status itself, which stays in the page: Safari on a phone passes a tap on plain
+     words up only to an element with a click handler of its own. */
+  var statusEl = document.getElementById("status");
+  if (statusEl) statusEl.addEventListener("click", function (event) {
+    var summary = event.target.closest("#status .panel.stuck summary");
     if (summary) delete summary.parentElement.dataset.folded; /* the player's own opening or closing */
-    var words = event.target.closest && event.target.closest("#status details.panel.stuck[open]");
-    if (words && !event.target.closest("summary, a, button, form")) {
+    var words = event.target.closest("#status details.panel.stuck[open]");
+    if (words && !event.target.closest("summary, a, button, form") && !String(getSelection())) {
       /* A tap on the panel's words closes it, as its heading does: it lies over the piles,
-         and the card to pick up lay under it (a player's pass: only Hide reached it). */
+         and the card to pick up lay under it (a player's pass: only Hide reached it). Not
+         words being selected. (A card in hand is put down, as by any click off the board.) */
       words.open = false;
       delete words.dataset.folded;
-      return;
     }
+  });
+
+  document.addEventListener("click", function (event) {
     var analyse = event.target.closest && event.target.closest("#status form.analyse button");
     if (analyse) {
       /* Analyse: its answer is the status, in place (a plain form without this script). */

@@ -14,7 +14,7 @@
   // A live region (the status) stays in the page and takes the new element's attributes
   // and content: screen readers speak what changes inside a region they know, and may say
   // nothing of one put in its place with its words already in it. board.js renews the
-  // status so with every answer. A ``kept`` child (the stuck panel an answer left out)
+  // status so with every answer. A ``kept`` child (the panel an answer left out)
   // stays where it is, after the new content: the status (aria-atomic="false") reads out
   // only the nodes it gains.
   function renew(old, fresh, kept = null) {

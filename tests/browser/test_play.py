@@ -607,29 +607,30 @@ def test_on_a_phone_the_two_foundations_asked_about_are_in_sight(
 STUCK_PANEL = "#status details.panel.stuck"
 
 
-@pytest.mark.usefixtures("stuck")
+@pytest.mark.usefixtures("always_stuck")
 def test_a_move_that_leaves_the_game_stuck_leaves_its_panel_as_it_was(
     page: Page, live_server: LiveServer
 ) -> None:
     """The status is a live region: a panel put in again with every move was read out again
     with every move. The answer leaves out a panel the page shows; the move's sentence
-    comes above it, and the panel is the same element, as the player left it."""
+    comes above it, and the panel is the same element (the move's pick-up closed it)."""
     start(page, live_server, "/play/beleaguered-castle/1/?autoplay=0")
     click_move(page, "t3-t6")
     expect(moves_counter(page)).to_have_text("1")
     panel = page.locator(STUCK_PANEL)
-    panel.evaluate("panel => { panel.open = true; panel.dataset.seen = 'before the move'; }")
+    panel.evaluate("panel => { panel.dataset.seen = 'before the move'; }")
 
     click_move(page, "t7-f3")
 
     expect(moves_counter(page)).to_have_text("2")
     expect(page.locator("#status .message")).to_contain_text("to the hearts foundation")
     expect(panel).to_have_attribute("data-seen", "before the move")
+    expect(panel).to_have_js_property("open", False)
     expect(page.locator("#status > *")).to_have_count(2)  # the sentence, then the panel
     assert page.locator("#status > :last-child").evaluate("el => el.matches('details.panel')")
 
 
-@pytest.mark.usefixtures("stuck")
+@pytest.mark.usefixtures("always_stuck")
 def test_a_refused_move_keeps_the_stuck_panel(page: Page, live_server: LiveServer) -> None:
     """A refusal's sentence came alone and took the panel's place: a stuck player who
     dropped a card where it could not go lost Analyse until their next move."""
@@ -642,7 +643,7 @@ def test_a_refused_move_keeps_the_stuck_panel(page: Page, live_server: LiveServe
     expect(page.locator(f"{STUCK_PANEL} form.analyse button")).to_be_attached()
 
 
-@pytest.mark.usefixtures("stuck")
+@pytest.mark.usefixtures("always_stuck")
 def test_picking_up_a_card_closes_the_stuck_panel_over_the_piles(
     page: Page, live_server: LiveServer
 ) -> None:
@@ -669,25 +670,32 @@ def test_picking_up_a_card_closes_the_stuck_panel_over_the_piles(
     expect(panel).to_have_js_property("open", False)
 
 
-@pytest.mark.usefixtures("stuck")
+@pytest.mark.usefixtures("always_stuck")
+@pytest.mark.parametrize("closer", ["No way forward", "This deal cannot be won from its start"])
 def test_a_stuck_panel_the_player_closed_stays_closed_with_news(
-    page: Page, live_server: LiveServer
+    browser: Browser, live_server: LiveServer, closer: str
 ) -> None:
-    """Closed by the player (its heading), it stays closed when a panel that says something
-    else comes: they chose to see the piles."""
+    """The player closes it by its heading, or by a tap on its words (the card to pick up
+    can lie under it, a player's pass: only Hide reached it). It stays closed when a panel
+    that says something else comes: they chose to see the piles."""
+    context = browser.new_context(
+        viewport={"width": 375, "height": 667}, has_touch=True, is_mobile=True
+    )
+    page = context.new_page()
     start(page, live_server, "/play/beleaguered-castle/1/?autoplay=0")
     panel = page.locator(STUCK_PANEL)
-    page.get_by_text("No way forward").click()
+
+    page.get_by_text(closer).tap()
+
     expect(panel).to_have_js_property("open", False)
-
     click_move(page, "t3-t6")
-
     expect(moves_counter(page)).to_have_text("1")
     expect(panel).to_contain_text("Undo or restart to try another line")
     expect(panel).to_have_js_property("open", False)
+    context.close()
 
 
-@pytest.mark.usefixtures("stuck")
+@pytest.mark.usefixtures("always_stuck")
 def test_what_the_board_says_itself_keeps_the_stuck_panel(
     page: Page, live_server: LiveServer
 ) -> None:
@@ -703,26 +711,3 @@ def test_what_the_board_says_itself_keeps_the_stuck_panel(
     expect(page.locator("#status .message")).to_contain_text("no foundation takes it yet")
     expect(page.locator(STUCK_PANEL)).to_have_count(1)
     expect(page.locator("#status > *")).to_have_count(2)
-
-
-@pytest.mark.usefixtures("stuck")
-def test_a_tap_on_the_stuck_panels_words_closes_it(
-    browser: Browser, live_server: LiveServer
-) -> None:
-    """The card to pick up can lie under the panel (a player's pass: only Hide reached it):
-    a tap on its words closes it, as its heading does, and it stays closed."""
-    context = browser.new_context(
-        viewport={"width": 375, "height": 667}, has_touch=True, is_mobile=True
-    )
-    page = context.new_page()
-    start(page, live_server, "/play/beleaguered-castle/1/?autoplay=0")
-    panel = page.locator(STUCK_PANEL)
-
-    page.get_by_text("This deal cannot be won from its start").tap()
-
-    expect(panel).to_have_js_property("open", False)
-    click_move(page, "t3-t6")
-    expect(moves_counter(page)).to_have_text("1")
-    expect(panel).to_contain_text("Undo or restart to try another line")
-    expect(panel).to_have_js_property("open", False)
-    context.close()

@@ -21,7 +21,7 @@ from django.urls import reverse
 from castle_site.static_storage import minified
 from games import pages, services
 from games.models import Game
-from games.presentation import board_view, script_data, script_moves
+from games.presentation import board_view, script_data, script_moves, stuck_panel_key
 from games.rules import GAMES, Board, get_game
 from games.rules.record import split_record
 from games.rules.solver import solve
@@ -150,7 +150,7 @@ def next_move(game: Game) -> str:
     return services.game_board(game).legal_moves()[0].notation()
 
 
-@pytest.mark.usefixtures("stuck")
+@pytest.mark.usefixtures("always_stuck")
 def test_a_move_leaves_out_the_stuck_panel_the_page_shows(owner_client: Client, game: Game) -> None:
     """A panel sent again with every stuck move was read out again with every move, and it
     was most of the answer's rendering: the script sends back the key of the one it shows."""
@@ -186,7 +186,7 @@ def test_an_undo_out_of_the_corner_takes_the_panel_away(
     assert "No way forward" not in response.text and not keeps_the_panel(response.text)
 
 
-@pytest.mark.usefixtures("stuck")
+@pytest.mark.usefixtures("always_stuck")
 def test_a_tab_behind_the_game_keeps_the_panel_it_shows(owner_client: Client, game: Game) -> None:
     """A conflict (409) answers the game as it is, through the same partials."""
     key = drawn_panel_key(move(owner_client, game, "t3-t6", 0).text)
@@ -196,7 +196,7 @@ def test_a_tab_behind_the_game_keeps_the_panel_it_shows(owner_client: Client, ga
     assert behind.status_code == 409 and keeps_the_panel(behind.text)
 
 
-@pytest.mark.usefixtures("stuck")
+@pytest.mark.usefixtures("always_stuck")
 def test_the_panels_key_changes_with_what_it_says(
     owner_client: Client, game: Game, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -229,15 +229,15 @@ def test_the_panels_key_names_everything_it_says(rf: RequestFactory, game: Game)
             "analyse_withheld": withheld,
             "analysed": analysed,
         }
-        html = template.render({**page, "panel_key": ""}, request)
+        html = template.render(page, request)
         html = re.sub(r'name="csrfmiddlewaretoken" value="\w+"', "", html)
-        drawn.setdefault(pages.stuck_panel_key(page), set()).add(html)
+        drawn.setdefault(stuck_panel_key(page), set()).add(html)
 
     assert len(drawn) == 16
     assert all(len(panels) == 1 for panels in drawn.values())
 
 
-@pytest.mark.usefixtures("stuck")
+@pytest.mark.usefixtures("always_stuck")
 def test_a_refused_move_keeps_the_stuck_panel(owner_client: Client, game: Game) -> None:
     """A refusal changes nothing: its sentence came without the panel, which went from the
     page until the next move (the script put the status's content in its place)."""

@@ -215,6 +215,7 @@ def test_missing_csrf_token_is_refused(
     assert "<style" not in response.text
     assert scripted.status_code == 403 and scripted["HX-Retarget"] == "#status"
     assert "reload the page and try again" in scripted.text
+    assert "data-panel-kept" in scripted.text  # nothing changed: a stuck panel stays
     assert stored_moves(game) == []
 
 
