@@ -7,8 +7,8 @@ import re
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import Resolver404
-from django_htmx.http import reswap, retarget
 
+from games import status_line
 from games.presentation import sentence
 
 CSRF_MESSAGE = (
@@ -22,10 +22,7 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     itself inline, which the Content Security Policy blocks), in the status line for the
     board script. ``reason`` (Django's, for developers) is logged by Django, not shown."""
     if getattr(request, "htmx", False):
-        # A refusal changes nothing: the status keeps the panel it shows (board.js).
-        context = {"message": CSRF_MESSAGE, "error": True, "panel_kept": True}
-        response = render(request, "games/game.html#status", context, status=403)
-        return reswap(retarget(response, "#status"), "outerHTML")
+        return status_line.refusal(request, CSRF_MESSAGE, 403)
     return render(request, "games/error.html", {"message": CSRF_MESSAGE}, status=403)
 
 

@@ -25,9 +25,9 @@ from django.conf import settings
 from django.core.cache import caches
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import render
-from django_htmx.http import reswap, retarget
 from django_ratelimit.core import get_usage
 
+from games import status_line
 from games.players import session_player_id
 from games.presentation import seconds_text
 
@@ -148,14 +148,7 @@ def too_many(request: HttpRequest, wait: int, message: str = "") -> HttpResponse
         " again."
     )
     if getattr(request, "htmx", False):
-        response = render(
-            request,
-            "games/game.html#status",
-            # The game page's status keeps its panel (board.js): the wait changes nothing.
-            {"message": message, "error": True, "panel_kept": True},
-            status=429,
-        )
-        response = reswap(retarget(response, "#status"), "outerHTML")
+        response = status_line.refusal(request, message, 429)
     else:
         response = render(request, "games/error.html", {"message": message}, status=429)
     response["Retry-After"] = str(wait)

@@ -27,10 +27,9 @@ from django.views.decorators.http import (
     require_safe,
 )
 from django.views.decorators.vary import vary_on_headers
-from django_htmx.http import reswap, retarget
 from django_htmx.middleware import HtmxDetails
 
-from games import limits, pages, pools, services, solver_jobs
+from games import limits, pages, pools, services, solver_jobs, status_line
 from games.daily import BUDGETS, live_daily_of_deal, live_deal_refusal, secrecy_refusal
 from games.forms import (
     ActionForm,
@@ -601,11 +600,7 @@ def _refused(
         # someone else's live daily game: the reason, never its position
         return render(request, "games/error.html", {"message": reason}, status=status)
     if request.htmx:
-        # A refusal changes nothing: the status keeps the panel it shows (a stuck game's
-        # Analyse, a won game's links).
-        context = {"message": reason, "error": True, "panel_kept": True}
-        response = render(request, GAME_PAGE + "#status", context, status=status)
-        return reswap(retarget(response, "#status"), "outerHTML")
+        return status_line.refusal(request, reason, status)
     board = services.game_board(game)
     keep = parse_selection(board, selected if _owns(request, game) else None)
     page = pages.game_page(

@@ -236,15 +236,24 @@
   function say(text, error) {
     var status = document.getElementById("status");
     if (!status) return;
-    status.className = error === false ? "status" : "status error";
-    var panel = statusPanel(status);
-    Array.prototype.slice.call(status.childNodes).forEach(function (node) {
-      if (node !== panel) node.remove();
-    });
+    var fresh = status.cloneNode(false);
+    fresh.className = error === false ? "status" : "status error";
     var p = document.createElement("p");
     p.className = "message";
     p.textContent = text;
-    status.insertBefore(p, panel);
+    fresh.appendChild(p);
+    renewStatus(status, fresh, statusPanel(status));
+  }
+
+  /* The status, a live region, stays in the page and takes `fresh`'s attributes and
+     content (static/js/verdict.js), keeping its `kept` panel; replaced without that script. */
+  function renewStatus(old, fresh, kept) {
+    if (window.CastleRenew) {
+      window.CastleRenew(old, fresh, kept);
+      return;
+    }
+    if (kept) fresh.appendChild(kept);
+    old.replaceWith(fresh);
   }
 
   function send(url, fields, lift) {
@@ -365,12 +374,8 @@
         keepClosed(old, el);
         var kept = el.hasAttribute("data-panel-kept") ? statusPanel(old) : null;
         el.removeAttribute("data-panel-kept");
-        /* The status, a live region, stays in the page (static/js/verdict.js). */
-        if (el.hasAttribute("aria-live") && window.CastleRenew) window.CastleRenew(old, el, kept);
-        else {
-          if (kept) el.appendChild(kept);
-          old.replaceWith(el);
-        }
+        if (el.hasAttribute("aria-live")) renewStatus(old, el, kept);
+        else old.replaceWith(el);
       }
     });
     var form = document.querySelector("#controls form");
