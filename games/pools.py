@@ -158,10 +158,10 @@ def pool_pick(*, slug: str, player: Player, choice: str) -> NewDeal:
     if choice == DealChoice.ANY:
         return NewDeal(None)
     difficulty = "" if choice == DealChoice.WINNABLE else choice
-    entry = _pooled(rules.slug, player, difficulty)
+    entry = _take(rules.slug, player, difficulty)
     note = ""
     if entry is None and difficulty:
-        entry = _pooled(rules.slug, player, "")
+        entry = _take(rules.slug, player, "")
         if entry is not None:
             note = (
                 f"No {difficulty} {rules.name} deal was ready: this one is proved winnable, "
@@ -173,8 +173,31 @@ def pool_pick(*, slug: str, player: Player, choice: str) -> NewDeal:
             f"No proved {rules.name} deal was ready yet, so this is a random deal: "
             "it may be unwinnable.",
         )
-    DealVerdict.objects.filter(pk=entry.pk).update(dealt=F("dealt") + 1)
     return NewDeal(entry.deal, note)
+
+
+TAKE_TRIES = 4
+"""Picks New game makes when another request counts its deal dealt first (``_take``)."""
+
+
+def _take(slug: str, player: Player, difficulty: str) -> DealVerdict | None:
+    """A pooled deal (``_pooled``), counted as dealt: the count goes up only from what the
+    pick read, else the deal was just dealt to another request and another is picked. Two
+    New games at once on PostgreSQL read the same least dealt deal and both dealt it, the
+    other fresh deal left for later (a review); the compare and swap waits for the other
+    request's transaction and then sees its count. After ``TAKE_TRIES`` picks each taken
+    first, the last is dealt anyway: a busy pool deals a deal twice rather than none."""
+    entry = None
+    for _ in range(TAKE_TRIES):
+        entry = _pooled(slug, player, difficulty)
+        if entry is None:
+            return None
+        taken = DealVerdict.objects.filter(pk=entry.pk, dealt=entry.dealt)
+        if taken.update(dealt=F("dealt") + 1):
+            return entry
+    assert entry is not None
+    DealVerdict.objects.filter(pk=entry.pk).update(dealt=F("dealt") + 1)
+    return entry
 
 
 def _pooled(slug: str, player: Player, difficulty: str) -> DealVerdict | None:
@@ -214,8 +237,8 @@ def game_new(
     choice = choice or player.new_deals
     # A refused start (a bad option) changes nothing. The pick (a few index reads) stays in
     # the transaction that counts it dealt and starts the game: on SQLite, under the write
-    # lock, two New games at once never deal one fresh deal twice, nor a player a deal
-    # their other request has just started.
+    # lock, a player's other request never starts the same deal meanwhile; on PostgreSQL,
+    # ``_take``'s compare and swap keeps two requests from dealing one fresh deal twice.
     with transaction.atomic():
         note = ""
         if deal is None:

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 from django.db import connection
+from django.db.models import F
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -248,6 +249,39 @@ def test_a_difficulty_asked_for_is_dealt(
 
     assert game.deal == by_label[deals]
     assert "was ready" not in owner_client.get(game.get_absolute_url()).text
+
+
+def test_a_deal_another_new_game_took_meanwhile_is_not_dealt_again(
+    now: datetime, player: Player, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two New games at once on PostgreSQL both read the same fresh deal: the one whose
+    count goes up second picks again (a review dealt deal 1 twice, deal 2 left fresh)."""
+    for deal in (1, 2):
+        DealVerdict.objects.create(
+            slug="beleaguered-castle",
+            deal=deal,
+            verdict="winnable",
+            solution="t1-t2",
+            difficulty="easy",
+            pooled=True,
+            requested_at=now,
+        )
+    monkeypatch.setattr("games.pools.secrets.choice", lambda rows: rows[0])
+    read = pools._pooled
+
+    def read_then_taken(slug: str, owner: Player, difficulty: str) -> DealVerdict | None:
+        entry = read(slug, owner, difficulty)
+        if entry is not None and entry.deal == 1:  # the other request counts it first
+            DealVerdict.objects.filter(pk=entry.pk).update(dealt=F("dealt") + 1)
+        return entry
+
+    monkeypatch.setattr(pools, "_pooled", read_then_taken)
+
+    picked = pools.pool_pick(slug="beleaguered-castle", player=player, choice="winnable")
+
+    assert picked.deal == 2
+    dealt = dict(DealVerdict.objects.values_list("deal", "dealt"))
+    assert dealt == {1: 1, 2: 1}
 
 
 def test_a_missing_difficulty_deals_another_proved_deal_and_says_so(
