@@ -55,11 +55,24 @@ def client_ip(request: HttpRequest) -> str:
         except ValueError:
             continue
         if isinstance(address, ipaddress.IPv6Address):
-            if address.ipv4_mapped is not None:
-                return str(address.ipv4_mapped)
+            if inner := _ipv4_inside(address):
+                return str(inner)
             return str(ipaddress.IPv6Network((address, IPV6_PREFIX), strict=False))
         return str(address)
     return "0.0.0.0"  # no address at all (a Unix socket without a proxy header)
+
+
+def _ipv4_inside(address: ipaddress.IPv6Address) -> ipaddress.IPv4Address | None:
+    """The IPv4 address an IPv6 one carries: mapped (``::ffff:a.b.c.d``), 6to4 (``2002::/16``)
+    or Teredo (``2001::/32``, the client's). A 6to4 prefix is a /48 made of one IPv4 address:
+    counted by /64, one IPv4 address had 65,536 keys of its own (an attacker's pass)."""
+    if address.ipv4_mapped is not None:
+        return address.ipv4_mapped
+    if address.sixtofour is not None:
+        return address.sixtofour
+    if address.teredo is not None:
+        return address.teredo[1]
+    return None
 
 
 def _ip_key(group: str, request: HttpRequest) -> str:

@@ -103,6 +103,10 @@ def test_names_cannot_be_claimed_by_the_hundred(db: None) -> None:
         ("2001:db8:1:2::1", "2001:db8:1:3::1", False),
         ("::ffff:203.0.113.9", "203.0.113.9", True),
         ("203.0.113.9", "203.0.113.10", False),
+        # 6to4 and Teredo carry the client's IPv4 address: one /64 each gave it 65,536 keys
+        ("2002:cb00:7109:1::1", "2002:cb00:7109:ffff::1", True),
+        ("2002:cb00:7109:1::1", "203.0.113.9", True),
+        ("2001:0:4136:e378:8000:63bf:3fff:fdd2", "192.0.2.45", True),
     ],
 )
 def test_the_limits_count_an_ipv6_client_by_its_64_network(
