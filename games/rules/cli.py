@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from .board import Board
-from .deals import DEAL_DIGITS
+from .deals import DEAL_DIGITS, not_deal_digits
 from .errors import RulesError
 from .record import GameRecord, ReplayError, play_words, split_record
 
@@ -25,7 +25,7 @@ class _Parser(argparse.ArgumentParser):
 
 def _deal_number(text: str) -> int:
     if not DEAL_DIGITS.fullmatch(text):
-        raise argparse.ArgumentTypeError(f"deal number {text!r} is not a whole number")
+        raise argparse.ArgumentTypeError(not_deal_digits(text))
     return int(text)
 
 

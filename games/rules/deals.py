@@ -27,6 +27,12 @@ DEAL_DIGITS = re.compile(r"[0-9]+")
 "①", which ``int`` refuses)."""
 
 
+def not_deal_digits(text: str) -> str:
+    """What to say of ``text`` written as a deal number that ``DEAL_DIGITS`` refuses ("-4"
+    is a whole number, so "not a whole number" was wrong; a player's pass)."""
+    return f"deal {text!r} is not a deal number: use 1 to {MAX_DEAL}"
+
+
 @dataclass(frozen=True)
 class Layout:
     """A dealt position: tableau, foundation, reserve piles and free cells, bottom card

@@ -7,7 +7,7 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from .cards import ALL_CARDS, Card, next_rank, parse_cards
-from .deals import DEAL_DIGITS, Layout, check_deal_number
+from .deals import DEAL_DIGITS, Layout, check_deal_number, not_deal_digits
 from .errors import LayoutError, RulesError
 from .piles import Pile, PileKind, is_pile_name
 from .variants import GameRules, game_named
@@ -75,7 +75,7 @@ def _single(fields: dict[str, list[str]], key: str) -> str:
 
 def _integer(text: str) -> int:
     if not DEAL_DIGITS.fullmatch(text):
-        raise LayoutError(f"deal {text!r} is not a whole number")
+        raise LayoutError(not_deal_digits(text))
     return int(text)
 
 

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 from .board import Board
-from .deals import DEAL_DIGITS, MAX_DEAL, check_deal_number
+from .deals import DEAL_DIGITS, MAX_DEAL, check_deal_number, not_deal_digits
 from .errors import BadDealNumber, IllegalMove, LayoutError, RulesError, UnknownGame
 from .moves import Move
 from .variants import GameRules, game_named
@@ -152,7 +152,7 @@ def replay_record(text: str) -> Board:
     except UnknownGame as error:
         raise UnknownGame(f"line {game_line}: {error}") from error
     if not DEAL_DIGITS.fullmatch(deal):
-        raise LayoutError(f"line {deal_line}: deal {deal!r} is not a whole number")
+        raise LayoutError(f"line {deal_line}: {not_deal_digits(deal)}")
     for option_line, option in headers.get("option", []):
         try:  # the option's own line (it was the deal's)
             rules.check_options(frozenset([option]))

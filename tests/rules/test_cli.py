@@ -128,7 +128,7 @@ def test_deal_number_that_is_not_a_whole_number_exits_2(
         run("deal", "citadel", number)
 
     assert exit_.value.code == 2
-    assert "is not a whole number" in capsys.readouterr().err
+    assert "is not a deal number: use 1 to" in capsys.readouterr().err
 
 
 def test_missing_command_exits_2(capsys: pytest.CaptureFixture[str]) -> None:

@@ -118,7 +118,7 @@ def test_replay_of_a_record_that_does_not_replay_raises_replay_error() -> None:
         ("game: citadel\nt3-t6\n", LayoutError, "exactly one 'deal:' line"),
         ("game: citadel\ngame: fortress\ndeal: 1\n", LayoutError, "exactly one 'game:' line"),
         ("game: citadel\ndeal: 1\ndeal: 2\n", LayoutError, "exactly one 'deal:' line"),
-        ("game: citadel\ndeal: x\n", LayoutError, "deal 'x' is not a whole number"),
+        ("game: citadel\ndeal: x\n", LayoutError, "deal 'x' is not a deal number: use 1 to"),
         ("game: citadel\ndeal: 0\n", RulesError, "deal number 0 is out of range"),
         ("game: citadel\ndeal: 0000\n", RulesError, "deal number 0 is out of range"),
         (f"game: citadel\ndeal: {'9' * 30}\n", RulesError, r"9{20}\.\.\. \(30 digits\) is out"),

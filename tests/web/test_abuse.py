@@ -302,7 +302,7 @@ def test_an_import_with_a_non_ascii_digit_deal_is_a_400(
     response = owner_client.post(reverse("games:import"), {"record": record, "then": "replay"})
 
     assert response.status_code == 400
-    assert "is not a whole number" in html.unescape(response.text)
+    assert "is not a deal number: use 1 to" in html.unescape(response.text)
     assert Game.objects.count() == 0
 
 
@@ -314,7 +314,7 @@ def test_the_command_line_refuses_a_non_ascii_digit_deal(
         cli_main(["deal", "citadel", deal])
 
     assert exit.value.code == 2
-    assert "is not a whole number" in capsys.readouterr().err
+    assert "is not a deal number: use 1 to" in capsys.readouterr().err
 
 
 def test_two_identical_sign_ups_answer_once_and_then_400(client: Client, db: None) -> None:
