@@ -841,7 +841,8 @@ def daily_ending(
 def hint_message(board: Board, hint: Hint) -> tuple[str, bool]:
     """The Hint button's sentence, and whether it is bad news."""
     if hint.move is not None:
-        return f"Hint: {describe_move(board, hint.move)} ({hint.remaining} moves to win).", False
+        left = f"{hint.remaining} move{'' if hint.remaining == 1 else 's'} to win"
+        return f"Hint: {describe_move(board, hint.move)} ({left}).", False
     if hint.withheld:
         return (
             "Off the daily's own line, Hint says nothing while the day is live: it follows "

@@ -14,7 +14,7 @@ from django_tasks_db.models import DBTaskResult
 
 from games import pools, services, solver_jobs
 from games.models import Analysis, Daily, DealVerdict, Game, Player
-from games.presentation import analysis_message
+from games.presentation import analysis_message, hint_message
 from games.rules import Board, Move, solver
 from games.rules.solver import Hint
 from tests.web.test_board_partials import keeps_the_panel
@@ -41,6 +41,17 @@ def test_hint_highlights_the_next_move_of_a_winning_line_and_counts(
     )
     game.refresh_from_db()
     assert game.hints == 1 and game.ply == 0
+
+
+@pytest.mark.parametrize("remaining,words", [(1, "(1 move to win)"), (2, "(2 moves to win)")])
+def test_the_hint_counts_the_moves_left_in_words(remaining: int, words: str) -> None:
+    """The last move's hint read "(1 moves to win)" (a player's pass)."""
+    board = Board("beleaguered-castle", 1)
+    move = board.legal_moves()[0]
+
+    message, bad = hint_message(board, Hint(solver.SOLVED, move=move, remaining=remaining))
+
+    assert message.endswith(f" {words}.") and not bad
 
 
 def test_a_solved_hint_settles_a_pending_verdict_of_the_deal(
