@@ -27,8 +27,9 @@ from typing import NamedTuple
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.utils.crypto import salted_hmac
 
-from games.models import Daily, Game, Player
+from games.models import Daily, DailyLook, Game, Player
 from games.rules import GAMES, MAX_DEAL, Board, get_game
 from games.rules.solver import difficulty, solve
 from games.services import game_start
@@ -209,19 +210,36 @@ def live_deal_refusal(daily: Daily) -> str:
 # -- playing and winning ------------------------------------------------------------------
 
 
+def network_digest(daily: Daily, address: str) -> str:
+    """A keyed digest of a client's network (an IPv4 address, an IPv6 /64) for one daily:
+    what a look at the daily keeps of where it came from (``DailyLook``), so that a win
+    from a network where another game of the same daily was opened can be held
+    (``leaderboard.opened_elsewhere``). The address is never stored, and the daily is in
+    the key: one network's looks at two dailies share no digest."""
+    value = f"{daily.pk}:{address}"
+    return salted_hmac("games.daily.network", value, algorithm="sha256").hexdigest()[:16]
+
+
 def daily_game(*, player: Player | None, daily: Daily) -> Game | None:
     """The player's one game of this daily, if they started it."""
     return player.games.filter(daily=daily).first() if player is not None else None
 
 
-def daily_start(*, player: Player, daily: Daily, now: dt.datetime) -> Game:
+def daily_start(*, player: Player, daily: Daily, now: dt.datetime, address: str = "") -> Game:
     """The player's one game of this daily, created on the first request (the unique
-    (owner, daily) constraint makes concurrent first requests share one game)."""
+    (owner, daily) constraint makes concurrent first requests share one game). ``address``:
+    the client's, as the rate limits count it (``limits.client_ip``): the new game's look
+    is kept as its network's digest (``DailyLook``; none without an address)."""
     existing = daily_game(player=player, daily=daily)
     if existing is not None:
         return existing
     try:
         with transaction.atomic():
-            return game_start(player=player, slug=daily.slug, deal=daily.deal, daily=daily, now=now)
+            game = game_start(player=player, slug=daily.slug, deal=daily.deal, daily=daily, now=now)
+            if address:
+                DailyLook.objects.create(
+                    daily=daily, network=network_digest(daily, address), game=game.pk
+                )
+            return game
     except IntegrityError:  # a concurrent request created it first
         return player.games.get(daily=daily)

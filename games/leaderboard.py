@@ -3,8 +3,8 @@ champions of a game over all its dailies, and what moderators check.
 
 Entries are created only here, by ``record_win``, which the game service calls at the move
 that wins a daily game. Ranking (RULES.md): fewest moves, then play time, then earliest
-finish. Only entries of players with an account, not flagged as too fast and not hidden by
-a moderator, rank.
+finish. Only entries of players with an account, not flagged (held for a moderator:
+``win_reason``) and not hidden by a moderator, rank.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from django.core.paginator import Page, Paginator
 from django.db import IntegrityError, transaction
 from django.db.models import Count, F, Q, QuerySet
 
-from games.models import Daily, Entry, Game, Player
+from games.models import Daily, DailyLook, Entry, Game, Player
 from games.rules import Board, Move, RulesError
 
 
@@ -244,19 +244,62 @@ def _median(gaps: list[dt.timedelta]) -> dt.timedelta:
     return ordered[middle] if len(gaps) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
 
 
-def record_win(game: Game, now: dt.datetime, line: Sequence[str]) -> Entry | None:
-    """At the move that wins a daily game (``line``: its moves, the winning ones included):
-    keep the player's best on-time result.
+OPENED_ELSEWHERE = (
+    "another game of this daily was opened from the same network before this win: "
+    "one try a day each"
+)
+
+
+def opened_elsewhere(game: Game) -> str:
+    """Why a daily win looks like a second try (empty: it does not): another game of the
+    same daily was opened from the win's network (``DailyLook``) before the win, as it is
+    asked at the win, even if a log-in has merged that game away since.
+
+    The live deal shows on its player's screen: a script opened the daily in an anonymous
+    session, which starts no clock on the account, solved it offline and played the line
+    from the account at a person's uneven pace, 2 under par, 1st (an attacker's pass). So
+    were the best of several anonymous tries claimed by logging in. Seen from one network,
+    the look and the play are two games of one daily. Players who share a network (a
+    household, an office) are held too, until a moderator clears them; a script that
+    looks from another network passes."""
+    if game.daily_id is None:
+        return ""
+    mine = DailyLook.objects.filter(daily_id=game.daily_id, game=game.pk)
+    network = mine.values_list("network", flat=True).first()
+    if network is None:
+        return ""
+    looks = DailyLook.objects.filter(daily_id=game.daily_id, network=network)
+    return OPENED_ELSEWHERE if looks.exclude(game=game.pk).exists() else ""
+
+
+def counts_for(game: Game, now: dt.datetime) -> bool:
+    """Whether a win of ``game`` now may rank: a daily game of the daily's own deal, without
+    easing options, on its day."""
+    daily = game.daily
+    return not (daily is None or game.options or game.deal != daily.deal or daily.is_late(now))
+
+
+def win_reason(game: Game, now: dt.datetime, line: Sequence[str]) -> str:
+    """Why a win of ``game`` at ``now`` with ``line`` (its moves, the winning ones included) is
+    held for a moderator (empty: it ranks): the speed rule, a copy of the daily's solution,
+    a second try from one network. Reads only: the game service asks it before the winning
+    move's transaction, which holds the write lock (a copy check replays the line: 33 ms on
+    an Archway win, every other move on SQLite waiting; a review)."""
+    assert game.daily is not None
+    return too_fast(game, now) or copies_the_solution(game.daily, line) or opened_elsewhere(game)
+
+
+def record_win(game: Game, now: dt.datetime, reason: str) -> Entry | None:
+    """At the move that wins a daily game: keep the player's best on-time result.
 
     Called inside the move's transaction by the service that validated it; nothing else
-    creates entries. Late wins and games with easing options never rank. A win that breaks
-    the speed rule, or replays the daily's solution, is stored flagged (unranked until a
-    moderator clears it).
+    creates entries. Late wins and games with easing options never rank (``counts_for``). A
+    win with a ``reason`` (``win_reason``, asked before the transaction) is stored flagged
+    (unranked until a moderator clears it).
     """
     daily = game.daily
-    if daily is None or game.options or game.deal != daily.deal or daily.is_late(now):
+    if daily is None or not counts_for(game, now):
         return None
-    reason = too_fast(game, now) or copies_the_solution(daily, line)
     candidate = Entry(
         daily=daily,
         player_id=game.owner_id,

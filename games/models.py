@@ -278,6 +278,31 @@ class Daily(models.Model):
         return when.astimezone(UTC).date() > self.date
 
 
+class DailyLook(models.Model):
+    """A game of a daily opened from a network: what ``leaderboard.opened_elsewhere`` reads
+    at a win. Its own row, not the game's: a log-in that merges two games of one daily
+    deletes one of them, and the look it was stays (an attacker's pass: the look's game
+    deleted by logging its session in, the win from the same network ranked 1st). Kept
+    while its day is live (``schedule.prune_daily_looks``)."""
+
+    daily = models.ForeignKey(Daily, on_delete=models.CASCADE, related_name="looks", db_index=False)
+    network = models.CharField(
+        max_length=16,
+        help_text="A keyed digest of the network (daily.network_digest), never the address.",
+    )
+    game = models.UUIDField(help_text="The game opened, which a log-in may have merged away.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["daily", "network"], name="look_daily_network_idx")]
+        constraints = [
+            models.UniqueConstraint(fields=["daily", "game"], name="look_unique_daily_game")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.daily} opened from {self.network}"
+
+
 class Entry(models.Model):
     """A player's best on-time win of a daily: created only by the server, at the winning
     move of a game it validated from the daily's deal."""
@@ -294,7 +319,8 @@ class Entry(models.Model):
     hints = models.PositiveIntegerField(default=0)
     finished_at = models.DateTimeField()
     flagged = models.BooleanField(
-        default=False, help_text="Moves came faster than a person clicks: unranked until cleared."
+        default=False,
+        help_text="Held for a moderator (flag_reason says why): unranked until cleared.",
     )
     flag_reason = models.CharField(max_length=200, blank=True)
     hidden = models.BooleanField(default=False, help_text="Hidden by a moderator: never ranked.")

@@ -1,6 +1,7 @@
 """What the task worker keeps ready before anyone asks (dailies days ahead, pools of deals)
-and what it tidies (its own old task results, expired sessions, games nobody played or can
-reach any more, the deals the pools dealt most, solver answers nothing shows).
+and what it tidies (its own old task results, expired sessions, the looks at dailies whose
+day is over, games nobody played or can reach any more, the deals the pools dealt most,
+solver answers nothing shows).
 
 Each job is a ``job(now)`` function named by its dotted path in ``JOBS``. The worker
 (``manage.py worker``) calls every job when it starts and then every
@@ -25,7 +26,7 @@ from django.tasks.base import TaskResultStatus
 from django.utils.module_loading import import_string
 from django_tasks_db.models import DBTaskResult
 
-from games.models import Analysis, DealVerdict, Entry, Game, PlayedMove, Player
+from games.models import Analysis, DailyLook, DealVerdict, Entry, Game, PlayedMove, Player
 from games.players import delete_sessions
 from games.rules import GAMES
 
@@ -36,6 +37,7 @@ JOBS: tuple[str, ...] = (
     "games.daily_tasks.schedule_dailies",
     "games.schedule.prune_task_results",
     "games.schedule.prune_sessions",
+    "games.schedule.prune_daily_looks",
     "games.schedule.prune_abandoned_games",
     "games.schedule.prune_pools",
     "games.schedule.prune_solver_answers",
@@ -118,6 +120,15 @@ def prune_sessions(now: datetime) -> int:
     nothing else ever deletes one that simply ran out, so without this (or that command from
     cron) the table only grows: every browser that started a game leaves one."""
     deleted, _ = Session.objects.filter(expire_date__lt=now).delete()
+    return deleted
+
+
+def prune_daily_looks(now: datetime) -> int:
+    """Scheduled job: delete the looks (``DailyLook``) of dailies whose day is over; how
+    many. A look is read only at an on-time win of its daily: kept, every daily game ever
+    opened left one."""
+    today = now.astimezone(UTC).date()
+    deleted, _ = DailyLook.objects.filter(daily__date__lt=today).delete()
     return deleted
 
 

@@ -22,7 +22,7 @@ from django.db.models import F
 
 from games import move_sql, solver_jobs
 from games.dealing import random_playable_deal
-from games.leaderboard import record_win
+from games.leaderboard import counts_for, record_win, win_reason
 from games.models import Daily, Game, PlayedMove, Player
 from games.players import hold
 from games.rules import Board, GameRecord, IllegalMove, Move, get_game, solver
@@ -216,8 +216,9 @@ def game_play_move(
     played = [(played_move.notation(), False)]
     if game.autoplay:
         played += [(m.notation(), True) for m in (*board.autoplay(), *auto_finish(board))]
+    held = _held(game, board, now)
     with transaction.atomic():
-        rows = _append(game, board, played, now=now)
+        rows = _append(game, board, played, now=now, held=held)
     return Outcome(game, board, tuple(n for n, _ in played), automatic=len(played) - 1, rows=rows)
 
 
@@ -366,8 +367,9 @@ def game_autoplay(
     game.autoplay = on
     moves = [*board.autoplay(), *auto_finish(board)] if on else []
     played = [(m.notation(), True) for m in moves]
+    held = _held(game, board, now)
     with transaction.atomic():
-        rows = _append(game, board, played, now=now)
+        rows = _append(game, board, played, now=now, held=held)
         Player.objects.filter(pk=player_id).update(autoplay=on)
     return Outcome(game, board, tuple(n for n, _ in played), automatic=len(played), rows=rows)
 
@@ -440,8 +442,9 @@ def _redo(game: Game, board: Board, *, now: datetime, upto: int | None) -> Outco
     except IllegalMove as error:  # the rows changed since the game row was read
         raise GameConflict(game) from error
     game.redo -= len(pending)
+    held = _held(game, board, now)
     with transaction.atomic():
-        _save(game, board, now=now)
+        _save(game, board, now=now, held=held)
         PlayedMove.objects.filter(pk__in=[m[0] for m in pending]).update(undone=False)
     automatic = len(pending) - 1 - max((i for i, m in enumerate(pending) if not m[3]), default=-1)
     return Outcome(
@@ -449,9 +452,16 @@ def _redo(game: Game, board: Board, *, now: datetime, upto: int | None) -> Outco
     )
 
 
-def _append(game: Game, board: Board, played: list[tuple[str, bool]], *, now: datetime) -> int:
+def _append(
+    game: Game,
+    board: Board,
+    played: list[tuple[str, bool]],
+    *,
+    now: datetime,
+    held: str | None = None,
+) -> int:
     """Store moves just played on ``board``; a new move replaces the redo line. Returns the
-    move rows written and deleted.
+    move rows written and deleted. ``held``: as ``_save``'s.
 
     Call it inside a transaction: a taken ply (which the compare and swap in ``_save``
     already rules out) raises ``GameConflict`` and the transaction rolls back. A line past
@@ -464,7 +474,7 @@ def _append(game: Game, board: Board, played: list[tuple[str, bool]], *, now: da
     dropped = game.redo if played else 0
     if dropped:
         game.redo = 0
-    _save(game, board, now=now)
+    _save(game, board, now=now, held=held)
     if dropped:
         game.played_moves.filter(undone=True).delete()
     try:
@@ -474,11 +484,31 @@ def _append(game: Game, board: Board, played: list[tuple[str, bool]], *, now: da
     return len(played) + dropped
 
 
-def _save(game: Game, board: Board, *, now: datetime, restart_ply: int | None = None) -> None:
+def _held(game: Game, board: Board, now: datetime) -> str | None:
+    """Why the daily win ``board`` stands at would be held for a moderator
+    (``leaderboard.win_reason``), asked before the transaction that saves it: its checks
+    replay the line and read the game's moves, and the transaction holds the write lock.
+    ``None`` when there is no win to record."""
+    if game.daily_id is None or game.status == Game.Status.WON or not board.is_won():
+        return None
+    if not counts_for(game, now):
+        return None
+    return win_reason(game, now, [move.notation() for move in board.move_stack])
+
+
+def _save(
+    game: Game,
+    board: Board,
+    *,
+    now: datetime,
+    restart_ply: int | None = None,
+    held: str | None = None,
+) -> None:
     """Write the game row if nobody wrote it since we read it (compare and swap ``version``).
 
     Call it first inside the transaction: the update takes the row's write lock, so the move
-    rows written after it cannot interleave with another writer's.
+    rows written after it cannot interleave with another writer's. ``held``: a daily win's
+    ``_held``, asked before the transaction; a win saved without it is judged here.
     """
     if game.active_at is not None:
         game.elapsed += min(max(now - game.active_at, timedelta()), IDLE_CAP)
@@ -495,7 +525,9 @@ def _save(game: Game, board: Board, *, now: datetime, restart_ply: int | None = 
         raise GameConflict(game)
     transaction.on_commit(lambda: _remember(game, board))
     if won and game.daily_id is not None:
-        record_win(game, now, [move.notation() for move in board.move_stack])
+        if held is None and counts_for(game, now):
+            held = win_reason(game, now, [move.notation() for move in board.move_stack])
+        record_win(game, now, held or "")
 
 
 def game_hint(

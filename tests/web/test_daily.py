@@ -615,7 +615,7 @@ def test_games_with_an_easing_option_are_never_ranked(member) -> None:
         ply=90,
     )
 
-    assert leaderboard.record_win(game, NOON, []) is None
+    assert leaderboard.record_win(game, NOON, "") is None
     assert not Entry.objects.exists()
 
 

@@ -5,12 +5,13 @@ from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
 from games import daily as dailies
-from games import leaderboard, players, services
-from games.models import Daily, Entry, Game, Player
+from games import leaderboard, players, schedule, services
+from games.models import Daily, DailyLook, Entry, Game, Player
 from games.players import player_adopt
 
 from .dailies import DAY, LINE, NOON, PASSWORD, make_daily, midnight, utc_now
@@ -266,3 +267,124 @@ def test_a_move_taken_back_counts_as_played_after_auto_play_drops_its_row(
     log_in(anonymous, member)
 
     assert list(Game.objects.filter(daily=castle_daily)) == [ours]
+
+
+# -- one network, one try ---------------------------------------------------------------
+
+
+def open_daily(daily: Daily, player: Player, address: str) -> Game:
+    """Open ``player``'s game of ``daily`` from a browser at ``address``, by its Play link
+    (auto-play off, as ``win``'s line is played)."""
+    Player.objects.filter(pk=player.pk).update(autoplay=False)
+    browser = client_of(player)
+    browser.defaults["REMOTE_ADDR"] = address
+    url = browser.get(reverse("games:daily_play", args=[daily.date, daily.slug]))["Location"]
+    return Game.objects.get(pk=url.split("/")[2])
+
+
+@pytest.mark.parametrize(
+    "look,play,held",
+    [
+        ("203.0.113.7", "203.0.113.7", True),
+        ("2001:db8:5:6::1", "2001:db8:5:6::99", True),  # one /64: one network
+        ("203.0.113.7", "198.51.100.3", False),
+    ],
+    ids=["one-address", "one-ipv6-network", "two-networks"],
+)
+def test_a_win_where_the_daily_was_opened_in_another_game_first_is_held(
+    live: Daily, member: Player, look: str, play: str, held: bool
+) -> None:
+    """A script opened the live daily in an anonymous session, which starts no clock on the
+    account, solved the deal offline and played the line from the account at a person's
+    uneven pace: 1st, 2 under par, unflagged (an attacker's pass)."""
+    open_daily(live, Player.objects.create(), look)
+    open_daily(live, member, play)
+
+    win(member, live, at=midnight())
+
+    entry = Entry.objects.get()
+    assert entry.flagged is held
+    assert entry.flag_reason == (leaderboard.OPENED_ELSEWHERE if held else "")
+    assert leaderboard.is_ranked(entry) is not held
+
+
+def test_the_best_of_anonymous_tries_from_one_network_is_held_when_claimed(
+    live: Daily, member: Player
+) -> None:
+    """Anonymous tries cost nothing: one gave up, the next won, and logging in from the
+    winner's browser claimed it, 1st (an attacker's pass)."""
+    open_daily(live, Player.objects.create(), "203.0.113.7")
+    winner = Player.objects.create()
+    open_daily(live, winner, "203.0.113.7")
+    win(winner, live, at=midnight())
+
+    log_in(winner, member)
+
+    entry = Entry.objects.get()
+    assert (entry.player, entry.flagged) == (member, True)
+    assert entry.flag_reason == leaderboard.OPENED_ELSEWHERE
+
+
+def test_a_look_that_logging_in_merged_away_still_holds_the_win(
+    live: Daily, member: Player
+) -> None:
+    """The look's session logged in to the account, whose daily game had a move: the log-in
+    deleted the look's game, and the win from the same network ranked 1st, unflagged (an
+    attacker's pass)."""
+    look = Player.objects.create()
+    looked = open_daily(live, look, "203.0.113.7")
+    open_daily(live, member, "203.0.113.7")
+    win(member, live, at=midnight(), line=LINE[:1])
+
+    log_in(look, member)
+    win(member, live, at=midnight() + timedelta(minutes=1), line=LINE[1:])
+
+    assert not Game.objects.filter(pk=looked.pk).exists()
+    entry = Entry.objects.get()
+    assert (entry.player, entry.flagged) == (member, True)
+    assert entry.flag_reason == leaderboard.OPENED_ELSEWHERE
+
+
+def test_a_look_keeps_a_digest_of_its_network_for_its_daily_never_the_address(
+    live: Daily, daily: Daily
+) -> None:
+    game = open_daily(live, Player.objects.create(), "203.0.113.7")
+
+    look = DailyLook.objects.get()
+    assert (look.daily, look.game) == (live, game.pk)
+    assert look.network == dailies.network_digest(live, "203.0.113.7")
+    assert look.network != dailies.network_digest(live, "203.0.113.8")
+    assert look.network != dailies.network_digest(daily, "203.0.113.7")  # one a daily
+    stored = repr([*Game.objects.values(), *DailyLook.objects.values()])
+    assert "203.0.113" not in stored
+
+
+def test_the_looks_of_a_day_are_pruned_once_it_is_over(live: Daily, daily: Daily) -> None:
+    for each in (live, daily):
+        open_daily(each, Player.objects.create(), "203.0.113.7")
+
+    assert schedule.prune_daily_looks(utc_now()) == 1
+
+    assert [look.daily for look in DailyLook.objects.all()] == [live]
+
+
+def test_a_daily_win_is_judged_before_the_winning_moves_transaction(
+    daily: Daily, member: Player, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The checks replay the whole line (33 ms for an Archway win) and read the game's moves:
+    inside the winning move's transaction they held the write lock, and on SQLite every
+    other move on the site waited (a review)."""
+    depths: list[int] = []
+    copies = leaderboard.copies_the_solution
+
+    def judged(*args: object) -> str:
+        depths.append(len(connection.atomic_blocks))
+        return copies(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(leaderboard, "copies_the_solution", judged)
+    outside = len(connection.atomic_blocks)
+
+    win(member, daily, at=NOON)
+
+    assert depths == [outside]
+    assert not Entry.objects.get().flagged
