@@ -21,7 +21,7 @@ import datetime as dt
 import hashlib
 import hmac
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -55,18 +55,37 @@ SECONDS_CAP = 60.0
 """A safety cap per candidate, far above what the node budget takes on this hardware."""
 
 
-def family_game(date: dt.date) -> str:
-    """The family game of ``date``: the games beyond the six classics take turns, one a
-    day, in the order the site lists them (the same on every server, known in advance:
-    only the deals are secret)."""
+def family_game(date: dt.date, *, prepared: Iterable[str] | None = None) -> str:
+    """The family game of ``date``: the game of its family daily once one is prepared;
+    before that, the games beyond the six classics take turns, one a day, in the order the
+    site lists them (the same on every server, known in advance: only the deals are
+    secret).
+
+    The stored dailies decide, not the turn: a family game added to the site moves the turn
+    of almost every date, and a past day's family daily left its page (while it still
+    answered and ranked) and a day prepared ahead got a second one. ``prepared``: the games
+    of the date's dailies in the order they were prepared (``prepared_games``), when the
+    caller has read them; else one query reads them. Of two family dailies on one date
+    (stored before the turn gave way to the stored rows), the first prepared is the day's."""
     family = [slug for slug, rules in GAMES.items() if not rules.is_classic]
-    return family[date.toordinal() % len(family)]
+    if prepared is None:
+        prepared = prepared_games(date)
+    stored = next((slug for slug in prepared if slug in family), None)
+    return stored or family[date.toordinal() % len(family)]
 
 
-def daily_games(date: dt.date) -> list[str]:
+def daily_games(date: dt.date, *, prepared: Iterable[str] | None = None) -> list[str]:
     """The games with a daily on ``date``: the six classics, then the family game of the
-    day."""
-    return [slug for slug, rules in GAMES.items() if rules.is_classic] + [family_game(date)]
+    day (``family_game``, which ``prepared`` spares a query)."""
+    classics = [slug for slug, rules in GAMES.items() if rules.is_classic]
+    return [*classics, family_game(date, prepared=prepared)]
+
+
+def prepared_games(date: dt.date) -> list[str]:
+    """The games of ``date``'s prepared dailies, first prepared first: what ``family_game``
+    reads."""
+    dailies = Daily.objects.filter(date=date).order_by("created_at", "pk")
+    return list(dailies.values_list("slug", flat=True))
 
 
 class DailyUnavailable(Exception):

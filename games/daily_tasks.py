@@ -17,8 +17,8 @@ from django.db import transaction
 from django.tasks import task
 from django_tasks_db.models import DBTaskResult
 
-from games.daily import DailyUnavailable, daily_games, daily_prepare, utc_today
-from games.models import Daily, DailyPreparation
+from games.daily import DailyUnavailable, daily_games, daily_prepare, prepared_games, utc_today
+from games.models import DailyPreparation
 
 logger = logging.getLogger(__name__)
 
@@ -60,8 +60,8 @@ def prepare_day(date: str) -> dict[str, int | None]:
 
 
 def missing_games(date: dt.date) -> list[str]:
-    prepared = set(Daily.objects.filter(date=date).values_list("slug", flat=True))
-    return [slug for slug in daily_games(date) if slug not in prepared]
+    prepared = prepared_games(date)
+    return [slug for slug in daily_games(date, prepared=prepared) if slug not in prepared]
 
 
 def daily_request(*, date: dt.date, now: dt.datetime) -> bool:

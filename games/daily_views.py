@@ -42,8 +42,9 @@ def _day(request: HttpRequest, date: dt.date) -> HttpResponse:
     if not dailies.day_exists(date, now=now):
         raise Http404(NOT_OUT)
     preparing = date == today and daily_request(date=date, now=now)
-    prepared = {d.slug: d for d in Daily.objects.filter(date=date)}
+    prepared = {d.slug: d for d in Daily.objects.filter(date=date).order_by("created_at", "pk")}
     found = list(prepared.values())
+    games = dailies.daily_games(date, prepared=prepared)
     winners = leaderboard.winners_by_daily(found, now=now)
     status = leaderboard.player_status(known_player(request), found, now=now)
     cards = [
@@ -53,7 +54,7 @@ def _day(request: HttpRequest, date: dt.date) -> HttpResponse:
             "winners": winners.get(prepared[slug].pk, 0) if slug in prepared else 0,
             "mine": status.get(prepared[slug].pk, {}) if slug in prepared else {},
         }
-        for slug, rules in ((slug, get_game(slug)) for slug in dailies.daily_games(date))
+        for slug, rules in ((slug, get_game(slug)) for slug in games)
     ]
     tomorrow = dt.datetime.combine(today + dt.timedelta(days=1), dt.time(), tzinfo=dt.UTC)
     context = {

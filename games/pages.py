@@ -16,7 +16,7 @@ from typing import Any, cast
 from django.utils.functional import SimpleLazyObject
 
 from games import leaderboard, move_sql
-from games.daily import daily_games
+from games.daily import daily_games, prepared_games
 from games.models import Daily, DealVerdict, Game
 from games.players import BoardLook, board_look
 from games.presentation import (
@@ -274,8 +274,8 @@ def _next_daily(game: Game, daily: Daily) -> str | None:
     """The game of the next daily of ``daily``'s day the player has not won, after
     ``game``'s in the day's order: the one after it among all games led to a day without it
     (after Archway's, Castles in Spain's: a 404; a player's pass)."""
-    prepared = set(Daily.objects.filter(date=daily.date).values_list("slug", flat=True))
-    day = [slug for slug in daily_games(daily.date) if slug in prepared]
+    prepared = prepared_games(daily.date)
+    day = [slug for slug in daily_games(daily.date, prepared=prepared) if slug in prepared]
     won = set(
         Game.objects.filter(
             owner_id=game.owner_id, daily__date=daily.date, status=Game.Status.WON

@@ -472,7 +472,9 @@ def test_a_day_ahead_already_searched_prepares_a_game_added_since(
         dailies, "choose_deal", lambda game, date: dailies.ProvedDeal(3, LINE, "hard")
     )
     every = dailies.daily_games
-    monkeypatch.setattr(daily_tasks, "daily_games", lambda date: every(date)[:-1])
+    monkeypatch.setattr(
+        daily_tasks, "daily_games", lambda date, prepared=None: every(date, prepared=prepared)[:-1]
+    )
     now = utc_now()
     ahead = now.date() + dt.timedelta(days=3)
     daily_tasks.schedule_dailies(now)
