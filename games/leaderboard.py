@@ -537,7 +537,9 @@ class Champion:
     player: Player
     wins: int
     streak: int
-    """The most consecutive days won."""
+    """The most of the game's dailies won one after another, in the order of their days:
+    a day without one of its dailies (a family game's come every few days; a day whose deal
+    no search proved) breaks no streak."""
     over_par: float
     """Moves over par, on average."""
 
@@ -549,10 +551,11 @@ review measured). A win shows there within a minute."""
 
 
 def champions(slug: str, *, top: int = 20) -> dict[str, list[Champion]]:
-    """Per game over all dailies: most daily wins, best streak of consecutive days, best
-    average over par; each list best first (ranked entries only). Counted by one process at
-    a time, at most once per ``CHAMPIONS_SECONDS`` (``_counted``): a flood of requests,
-    however many arrive together, costs one count a minute."""
+    """Per game over all dailies: most daily wins, best streak (of the game's dailies won
+    one after another, ``Champion.streak``), best average over par; each list best first
+    (ranked entries only). Counted by one process at a time, at most once per
+    ``CHAMPIONS_SECONDS`` (``_counted``): a flood of requests, however many arrive
+    together, costs one count a minute."""
     return _counted(f"champions:{slug}:{top}", CHAMPIONS_SECONDS, lambda: _champions(slug, top))
 
 
@@ -619,22 +622,30 @@ class _Record(NamedTuple):
 
 def _champions(slug: str, top: int) -> dict[str, list[Champion]]:
     """:func:`champions`, counted from one row of plain values per ranked entry (a player,
-    a date, moves over par); the players themselves are read only for the lists."""
+    a daily, moves over par) and the game's dailies in the order of their days; the players
+    themselves are read only for the lists.
+
+    A streak counted consecutive calendar days: a family game's daily comes every few days,
+    so its best streak was never more than 1, and a classic's day without a daily broke
+    every streak."""
     rows = (
         ranked(Entry.objects.filter(daily__slug=slug))
         .annotate(over=F("moves") - F("daily__par"))
-        .values_list("player_id", "daily__date", "over")
+        .values_list("player_id", "daily_id", "over")
     )
-    per_player: dict[uuid.UUID, list[tuple[dt.date, int]]] = {}
-    for player_id, date, over in rows.iterator(chunk_size=5_000):
-        per_player.setdefault(player_id, []).append((date, over))
+    per_player: dict[uuid.UUID, list[tuple[int, int]]] = {}
+    for player_id, daily_id, over in rows.iterator(chunk_size=5_000):
+        per_player.setdefault(player_id, []).append((daily_id, over))
+    # Read after the entries, so every entry's daily is here unless deleted since.
+    dailies = Daily.objects.filter(slug=slug).order_by("date").values_list("pk", flat=True)
+    turn = {daily_id: index for index, daily_id in enumerate(dailies)}
     table: list[_Record] = []
     for player_id, won in per_player.items():
         streak = best = 0
-        previous: dt.date | None = None
-        for date in sorted({date for date, _ in won}):
-            streak = streak + 1 if previous and date - previous == dt.timedelta(days=1) else 1
-            best, previous = max(best, streak), date
+        previous: int | None = None
+        for index in sorted({turn[daily_id] for daily_id, _ in won if daily_id in turn}):
+            streak = streak + 1 if previous is not None and index == previous + 1 else 1
+            best, previous = max(best, streak), index
         table.append(_Record(player_id, len(won), best, sum(over for _, over in won) / len(won)))
     lists = {
         "Most daily wins": sorted(table, key=lambda r: (-r.wins, r.over_par))[:top],

@@ -1652,9 +1652,49 @@ def test_game_champions_count_only_ranked_wins(client: Client, db: None) -> None
 
     body = client.get(reverse("games:game_leaderboard", args=["citadel"])).text
 
-    assert '<td class="who">Ada</td><td>2</td><td>2 days</td><td>8.0</td>' in body
-    assert '<td class="who">Bob</td><td>1</td><td>1 day</td><td>1.0</td>' in body
+    assert '<td class="who">Ada</td><td>2</td><td>2 dailies</td><td>8.0</td>' in body
+    assert '<td class="who">Bob</td><td>1</td><td>1 daily</td><td>1.0</td>' in body
     assert "Anon" not in body
+
+
+def streaks(slug: str, won: dict[str, list[int]], days: list[int]) -> dict[str, int]:
+    """Each player's best streak of ``slug``'s dailies, the game having a daily on each of
+    ``days`` (days after ``DAY``) and each player winning those of ``won``."""
+    of_day = {
+        day: Daily.objects.create(
+            slug=slug, date=DAY + dt.timedelta(days=day), deal=day + 1, par=60
+        )
+        for day in days
+    }
+    for name, days_won in won.items():
+        player = Player.objects.create(display_name=name, user=User.objects.create_user(name))
+        for day in days_won:
+            make_entry(of_day[day], player, 62, 60, day)
+    return {row.player.name: row.streak for row in leaderboard.champions(slug)["Best streak"]}
+
+
+def test_a_family_games_streak_counts_its_dailies_won_one_after_another(
+    client: Client, db: None
+) -> None:
+    """A streak counted consecutive days, and a family game's daily comes every few days: its
+    best streak could never be more than 1."""
+    every = len([rules for rules in GAMES.values() if not rules.is_classic])
+    days = [0, every, 2 * every, 3 * every]
+
+    best = streaks("penelopes-web", {"Ada": days[:3], "Bob": [days[0], days[3]]}, days)
+
+    assert best == {"Ada": 3, "Bob": 1}
+    body = client.get(reverse("games:game_leaderboard", args=["penelopes-web"])).text
+    assert '<td class="who">Ada</td><td>3</td><td>3 dailies</td>' in body
+    assert "A streak counts Penelope&#x27;s Web dailies won one after another" in body
+
+
+def test_a_day_without_a_classic_daily_breaks_no_streak(db: None) -> None:
+    """A day whose deal no search proved has no daily of that game: it broke every
+    streak, though nobody could have won it. A daily the player did not win still does."""
+    best = streaks("citadel", {"Ada": [0, 2, 3], "Bob": [0, 3]}, [0, 2, 3])
+
+    assert best == {"Ada": 3, "Bob": 1}
 
 
 def test_a_flood_of_champion_pages_counts_the_entries_once_a_minute(
@@ -1683,7 +1723,7 @@ def test_a_flood_of_champion_pages_counts_the_entries_once_a_minute(
             return time.time() + leaderboard.CHAMPIONS_SECONDS + 1
 
     monkeypatch.setattr(locmem, "time", AMinuteLater)
-    assert '<td class="who">Ada</td><td>2</td><td>2 days</td>' in client.get(url).text
+    assert '<td class="who">Ada</td><td>2</td><td>2 dailies</td>' in client.get(url).text
 
 
 def test_a_daily_link_of_a_game_without_a_daily_that_day_is_a_404(client: Client, db: None) -> None:
