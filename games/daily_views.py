@@ -28,16 +28,18 @@ NOT_OUT = "There is no daily challenge for that day."
 
 @require_safe
 def today(request: HttpRequest) -> HttpResponse:
-    return _day(request, dailies.utc_today(timezone.now()))
+    # One reading of the clock: a second one, past midnight, took today's page for a past
+    # day's (its wins "late and unranked", no countdown), or a 404 before its preparation.
+    now = timezone.now()
+    return _day(request, dailies.utc_today(now), now=now)
 
 
 @require_safe
 def day(request: HttpRequest, date: dt.date) -> HttpResponse:
-    return _day(request, date)
+    return _day(request, date, now=timezone.now())
 
 
-def _day(request: HttpRequest, date: dt.date) -> HttpResponse:
-    now = timezone.now()
+def _day(request: HttpRequest, date: dt.date, *, now: dt.datetime) -> HttpResponse:
     today = dailies.utc_today(now)
     if not dailies.day_exists(date, now=now):
         raise Http404(NOT_OUT)

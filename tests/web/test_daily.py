@@ -11,6 +11,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
+from types import SimpleNamespace
 from urllib.parse import quote
 
 import pytest
@@ -26,7 +27,7 @@ from django.urls import reverse
 from django_tasks_db.models import DBTaskResult
 
 from games import daily as dailies
-from games import daily_tasks, leaderboard, schedule, services, solver_jobs
+from games import daily_tasks, daily_views, leaderboard, schedule, services, solver_jobs
 from games.admin import EntryAdmin
 from games.leaderboard_views import ROWS_PER_PAGE
 from games.models import Daily, DailyPreparation, Entry, Game, PlayedMove, Player
@@ -267,6 +268,25 @@ def test_a_daily_shows_its_difficulty(client: Client, live: Daily) -> None:
     assert f"· par {live.par} · medium" in client.get(game["Location"]).text
     rules = client.get(reverse("games:rules", args=[live.slug])).text
     assert "The daily challenge is labelled by the same rule" in rules
+
+
+def test_todays_page_reads_the_clock_once(client: Client, db: None, monkeypatch) -> None:
+    """The view chose the day by one reading and drew it by another: a request in the last
+    moment of a day, its second reading past midnight, showed today as a past day (its wins
+    "late and unranked", no countdown)."""
+    for slug in dailies.daily_games(DAY):
+        make_daily(DAY, slug)
+    last_moment = dt.datetime.combine(DAY, dt.time.max, tzinfo=dt.UTC)
+    readings = iter([last_moment])
+    clock = SimpleNamespace(now=lambda: next(readings, last_moment + dt.timedelta(microseconds=2)))
+    monkeypatch.setattr(daily_views, "timezone", clock)
+
+    page = client.get(reverse("games:daily"))
+
+    assert page.status_code == 200
+    assert "Today's challenge" in page.text
+    assert "past day: wins are late and unranked" not in page.text
+    assert 'class="countdown"' in page.text
 
 
 # -- no solver in a request; background preparation ---------------------------------------
