@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
+import secrets
 import statistics
 import uuid
 from collections import Counter
@@ -473,8 +474,10 @@ def _tally_key(daily_id: int) -> str:
 
 def forget_counts(daily_ids: Iterable[int]) -> None:
     """End the freshness of these dailies' ``move_counts``: the next view counts again (the
-    others meanwhile serve the last count, ``_counted``)."""
-    cache.delete_many([f"{_tally_key(daily_id)}:fresh" for daily_id in daily_ids])
+    others meanwhile serve the last count, ``_counted``), a count already under way
+    included (``_forget``)."""
+    for daily_id in daily_ids:
+        _forget(_tally_key(daily_id))
 
 
 def place_of(entry: Entry, *, now: dt.datetime) -> int:
@@ -584,10 +587,17 @@ def _counted[T](key: str, seconds: float, count: Callable[[], T]) -> T:
     A value the cache has not held (a new key, a cache restarted) has nothing to serve:
     requests finding the lock taken wait for it, ``WAIT_SECONDS`` at most, then count
     themselves. Freshness is a second key that expires (the cache's own clock, shared by
-    every process)."""
-    fresh, lock = f"{key}:fresh", f"{key}:lock"
-    kept = cache.get_many([key, fresh])
-    if key in kept and fresh in kept:
+    every process) holding the key's generation read before counting, and a value is fresh
+    only while that is still the key's generation (``_forget`` starts a new one). A count
+    under way when the key is forgotten may have read what the change it forgets had not
+    yet committed: its value, stored after, is fresh for a generation gone. Forgetting had
+    deleted the freshness key, which such a count then set again: a win hidden meanwhile
+    went on counting as long as the value stayed fresh (ten minutes, an ended daily's). A
+    fresh value is still one read (``get_many``)."""
+    fresh, lock, generation = f"{key}:fresh", f"{key}:lock", f"{key}:generation"
+    kept = cache.get_many([key, fresh, generation])
+    current = kept.get(generation, 0)
+    if key in kept and kept.get(fresh) == current:
         return cast(T, kept[key])
     locked = cache.add(lock, True, COUNTING_SECONDS)
     if not locked and key in kept:
@@ -601,7 +611,7 @@ def _counted[T](key: str, seconds: float, count: Callable[[], T]) -> T:
     try:
         value = count()
         cache.set(key, value, KEPT_SECONDS)
-        cache.set(fresh, True, seconds)
+        cache.set(fresh, current, seconds)
     finally:
         if locked:  # not another process's lock, after a wait for it
             cache.delete(lock)
@@ -609,6 +619,20 @@ def _counted[T](key: str, seconds: float, count: Callable[[], T]) -> T:
 
 
 _MISSING = object()
+
+
+def _forget(key: str) -> None:
+    """End the freshness of ``_counted``'s ``key``, a count already under way included: a
+    new generation of the key (``cache.incr``, atomic in Redis). A key with none (never
+    forgotten, or its generation expired as its count does, ``KEPT_SECONDS``) starts at a
+    random one: values counted meanwhile are fresh for none (0), and a generation started
+    again at 1 would make fresh again a value counted under an earlier 1."""
+    generation = f"{key}:generation"
+    try:
+        cache.incr(generation)
+    except ValueError:  # no generation yet
+        if not cache.add(generation, secrets.randbits(62), KEPT_SECONDS):
+            cache.incr(generation)  # another process's first: this change may come after
 
 
 class _Record(NamedTuple):

@@ -2,18 +2,23 @@
 must not count every entry of a daily, or of a game's every daily, once per request."""
 
 import datetime as dt
+import socket
 import time
+import uuid
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from django.contrib.admin.sites import site as admin_site
 from django.contrib.auth.models import User
-from django.core.cache import cache
+from django.core.cache import cache, caches
 from django.core.cache.backends import locmem
 from django.db import connection
 from django.test import Client, RequestFactory
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from castle_site.settings import cache_from_url
 from games import leaderboard
 from games.admin import EntryAdmin
 from games.models import Daily, Entry, Player
@@ -250,3 +255,65 @@ def test_an_ended_dailys_counts_stay_fresh_longer_than_a_live_ones(
 
     [counted] = whole_counts(queries)
     assert f'"games_entry"."daily_id" = {live.pk}' in counted
+
+
+def redis_answers() -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", 6379), timeout=1):
+            return True
+    except OSError:
+        return False
+
+
+@pytest.fixture(params=["memory", "redis"])
+def shared_cache(request: pytest.FixtureRequest, settings: Any) -> Iterator[None]:
+    """The counts' cache: each process's memory (the tests' own), or Redis as in production
+    (database 14, under this test's own prefix, its keys deleted after)."""
+    if request.param == "memory":
+        yield
+        return
+    if not redis_answers():
+        pytest.skip("no Redis on 127.0.0.1:6379")
+    prefix = f"test-{uuid.uuid4()}"
+    settings.CACHES = {
+        **settings.CACHES,
+        "default": {**cache_from_url("redis://127.0.0.1:6379/14"), "KEY_PREFIX": prefix},
+    }
+    yield
+    client = caches["default"]._cache.get_client(write=True)  # type: ignore[attr-defined]
+    for key in client.scan_iter(f"{prefix}:*"):
+        client.delete(key)
+
+
+def test_a_count_under_way_does_not_cover_a_moderators_change(
+    shared_cache: None,
+    daily: Daily,
+    ada: Player,
+    monkeypatch: pytest.MonkeyPatch,
+    django_capture_on_commit_callbacks,
+) -> None:
+    """A count that read the entries before a moderator's change was committed, and stored
+    its result after the change forgot the counts, made that result fresh again: an ended
+    daily went on counting a win hidden (or not one shown again) for ten minutes."""
+    entry = make_entry(daily, ada, 70, 60, 0)
+    now = utc_now()  # the day is over: its counts stay fresh ``TALLY_OVER_SECONDS``
+    counting = leaderboard._move_counts
+
+    def moderated_meanwhile(**changes: bool) -> dict[int, int]:
+        """``move_counts``, with the moderator's change made between its read and its
+        write, and then what the next view reads."""
+
+        def count(daily_id: int) -> dict[int, int]:
+            counted = counting(daily_id)
+            with django_capture_on_commit_callbacks(execute=True):
+                leaderboard.entries_moderate(Entry.objects.filter(pk=entry.pk), **changes)
+            return counted
+
+        with monkeypatch.context() as patched:
+            patched.setattr(leaderboard, "_move_counts", count)
+            leaderboard.move_counts(daily, now=now)
+        return leaderboard.move_counts(daily, now=now)
+
+    assert moderated_meanwhile(hidden=True) == {}  # its counts never forgotten before
+    leaderboard.forget_counts([daily.pk])  # counted again by the next view
+    assert moderated_meanwhile(hidden=False) == {70: 1}  # forgotten before
