@@ -1,3 +1,5 @@
+from typing import Any
+
 from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
@@ -85,6 +87,14 @@ class EntryAdmin(admin.ModelAdmin):
         "flag_reason",
     )
     actions = ("clear_flag", "hide", "show")
+
+    def save_model(self, request: HttpRequest, obj: Entry, form: Any, change: bool) -> None:
+        """The entry's own page (its Flagged and Hidden boxes, the rest read-only) saves
+        through ``entries_moderate``, as the actions do: saved as a form, its change forgot
+        no counts, and an ended daily went on counting a win hidden there for ten minutes."""
+        changes = {name: getattr(obj, name) for name in form.changed_data}
+        if changes:
+            leaderboard.entries_moderate(Entry.objects.filter(pk=obj.pk), **changes)
 
     @admin.action(description="Clear the flag (the entry ranks)")
     def clear_flag(self, request: HttpRequest, queryset: QuerySet[Entry]) -> None:

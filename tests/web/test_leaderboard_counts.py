@@ -239,6 +239,29 @@ def test_a_moderators_change_shows_in_the_counts_at_once(
     assert leaderboard.winners_by_daily([daily], now=NOON) == {daily.pk: 1}
 
 
+def test_a_moderators_change_on_the_entrys_own_page_shows_in_the_counts_at_once(
+    admin_client: Client, daily: Daily, ada: Player, django_capture_on_commit_callbacks
+) -> None:
+    """The entry's page in the admin has its own Flagged and Hidden boxes: saved as Django
+    saves a form, past ``entries_moderate``, a change there forgot no counts, and an ended
+    daily went on counting a win hidden there for ten minutes."""
+    entry = make_entry(daily, ada, 70, 60, 0)
+    now = utc_now()  # the day is over
+    assert leaderboard.winners_by_daily([daily], now=now) == {daily.pk: 1}
+    page = reverse("admin:games_entry_change", args=[entry.pk])
+
+    with django_capture_on_commit_callbacks(execute=True):
+        hiding = admin_client.post(page, {"hidden": "on", "_save": "Save"})
+    hidden = leaderboard.winners_by_daily([daily], now=now)
+    with django_capture_on_commit_callbacks(execute=True):
+        admin_client.post(page, {"_save": "Save"})  # its box cleared
+
+    assert hiding.status_code == 302
+    assert hidden == {daily.pk: 0}
+    assert leaderboard.winners_by_daily([daily], now=now) == {daily.pk: 1}
+    assert not Entry.objects.get().hidden
+
+
 def test_an_ended_dailys_counts_stay_fresh_longer_than_a_live_ones(
     daily: Daily, live: Daily, monkeypatch: pytest.MonkeyPatch
 ) -> None:
