@@ -96,6 +96,15 @@ class EntryAdmin(admin.ModelAdmin):
         if changes:
             leaderboard.entries_moderate(Entry.objects.filter(pk=obj.pk), **changes)
 
+    def delete_model(self, request: HttpRequest, obj: Entry) -> None:
+        """As ``delete_queryset``, for the entry's own page."""
+        leaderboard.entries_delete(Entry.objects.filter(pk=obj.pk))
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Entry]) -> None:
+        """Deleting, too, goes through the leaderboard (``entries_delete``): the admin's own
+        deletion forgot no counts, and an ended daily went on counting a deleted win."""
+        leaderboard.entries_delete(queryset)
+
     @admin.action(description="Clear the flag (the entry ranks)")
     def clear_flag(self, request: HttpRequest, queryset: QuerySet[Entry]) -> None:
         count = leaderboard.entries_moderate(queryset, flagged=False)

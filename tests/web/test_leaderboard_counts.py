@@ -262,6 +262,28 @@ def test_a_moderators_change_on_the_entrys_own_page_shows_in_the_counts_at_once(
     assert not Entry.objects.get().hidden
 
 
+def test_an_entry_a_moderator_deletes_leaves_the_counts_at_once(
+    admin_client: Client, daily: Daily, django_capture_on_commit_callbacks
+) -> None:
+    """Deleted in the admin (its own page's Delete, or the list's "Delete selected"), an
+    entry went on counting as long as its ended daily's counts stayed fresh (ten minutes):
+    the admin deleted it past ``forget_counts``."""
+    first, second = members(daily, [(70, 60), (71, 60)])
+    now = utc_now()  # the day is over
+    assert leaderboard.winners_by_daily([daily], now=now) == {daily.pk: 2}
+
+    with django_capture_on_commit_callbacks(execute=True):
+        admin_client.post(reverse("admin:games_entry_delete", args=[first.pk]), {"post": "yes"})
+    one_deleted = leaderboard.winners_by_daily([daily], now=now)
+    selected = {"action": "delete_selected", "_selected_action": [second.pk], "post": "yes"}
+    with django_capture_on_commit_callbacks(execute=True):
+        admin_client.post(reverse("admin:games_entry_changelist"), selected)
+
+    assert one_deleted == {daily.pk: 1}
+    assert leaderboard.winners_by_daily([daily], now=now) == {daily.pk: 0}
+    assert not Entry.objects.exists()
+
+
 def test_an_ended_dailys_counts_stay_fresh_longer_than_a_live_ones(
     daily: Daily, live: Daily, monkeypatch: pytest.MonkeyPatch
 ) -> None:
