@@ -88,6 +88,9 @@ class EntryAdmin(admin.ModelAdmin):
     )
     actions = ("clear_flag", "hide", "show")
 
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # entries are made by wins alone (``leaderboard.record_win``)
+
     def save_model(self, request: HttpRequest, obj: Entry, form: Any, change: bool) -> None:
         """The entry's own page (its Flagged and Hidden boxes, the rest read-only) saves
         through ``entries_moderate``, as the actions do: saved as a form, its change forgot

@@ -284,6 +284,16 @@ def test_an_entry_a_moderator_deletes_leaves_the_counts_at_once(
     assert not Entry.objects.exists()
 
 
+def test_the_admin_offers_no_entry_to_add(admin_client: Client) -> None:
+    """Entries are made by wins alone (``record_win``): the admin's Add entry form, all of
+    it read-only but its two boxes, failed on saving (a server error)."""
+    add = reverse("admin:games_entry_add")
+
+    assert admin_client.get(add).status_code == 403
+    assert admin_client.post(add, {"_save": "Save"}).status_code == 403
+    assert add not in admin_client.get(reverse("admin:games_entry_changelist")).text
+
+
 def test_an_ended_dailys_counts_stay_fresh_longer_than_a_live_ones(
     daily: Daily, live: Daily, monkeypatch: pytest.MonkeyPatch
 ) -> None:
