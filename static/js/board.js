@@ -311,7 +311,7 @@
     return panel ? panel.dataset.key || "" : "";
   }
 
-  /* The panel a status shows: a stuck game's (Analyse) or a won game's (its links). */
+  /* The panel a status shows: a stuck game's (Analyse). */
   function statusPanel(status) {
     return status ? status.querySelector(":scope > .panel") : null;
   }
@@ -1076,7 +1076,7 @@
       }
       /* None left once the game is won: the win panel's first action (Play again). */
       target = nearest(usable(), saved.point) ||
-        document.querySelector("#status .panel.win a, #status .panel.win button");
+        document.querySelector("#ending .panel.win a, #ending .panel.win button");
     }
     if (target) target.focus();
   }

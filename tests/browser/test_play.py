@@ -390,7 +390,7 @@ def test_a_run_carried_over_to_its_new_pile_leaves_the_board_a_new_page_draws(
 # and links a card in flight (the winning move's, or the cascade's) lies over (each card
 # taken as solid for the test: they ignore the pointer), and the most cards falling at once.
 UNDER_THE_CASCADE = """async (duration) => {
-    const panel = document.querySelector("#status .panel.win");
+    const panel = document.querySelector("#ending .panel.win");
     const parts = [panel.querySelector("h2"), ...panel.querySelectorAll("a")];
     const covered = new Set();
     let most = 0;
@@ -445,7 +445,7 @@ def test_the_win_cascade_falls_behind_you_won_and_its_links(
 
     click_move(page, moves[last - 1])
 
-    panel = page.locator("#status .panel.win")
+    panel = page.locator("#ending .panel.win")
     expect(panel.get_by_role("heading")).to_have_text("You won!")
     seen = page.evaluate(UNDER_THE_CASCADE, 2800)  # the last cards' flights, then the cascade
     SHOTS.mkdir(parents=True, exist_ok=True)

@@ -509,3 +509,25 @@ def test_the_script_reads_what_was_played_as_words() -> None:
     card = reserve.notation().split(":")[1].split("-")[0]
     assert data["played"] == f"t1-f5 {reserve.source}-{reserve.target}-{card} t2-t8-2"
     assert json.loads(script_data(board_view(board)))["played"] == ""
+
+
+def test_a_win_is_said_in_the_live_region_and_its_panel_stands_beside_it(
+    owner_client: Client, start_game: Callable[..., Game]
+) -> None:
+    """The win panel lay inside the status, a live region: a screen reader read out its links
+    and the shared deal's 19-digit address at every win (a player's pass)."""
+    _, line = split_record((LINES / "citadel-3.txt").read_text())
+    game = start_game("citadel", 3)
+    for ply, notation in enumerate(line[:-1]):
+        move(owner_client, game, notation, ply)
+
+    answer = move(owner_client, game, line[-1], len(line) - 1).text
+    page = owner_client.get(game.get_absolute_url()).text
+
+    for html in (answer, page):
+        status = re.search(r'<div id="status".*?</div>', html, re.S)
+        ending = re.search(r'<div id="ending".*?<h2>You won!</h2>.*?Share this deal', html, re.S)
+        assert status and ending, html
+        said = re.findall(r'<p class="visually-hidden">([^<]*)</p>', status.group())
+        assert said and re.fullmatch(rf"You won! {len(line)} moves in \d+:\d\d\.", said[0])
+        assert "<a " not in status.group() and "/play/" not in status.group()
