@@ -388,7 +388,16 @@
     });
     restoreFocus(focus);
     showKeys();
-    if (hinted) showHint();
+    if (hinted) {
+      showHint();
+      /* H pressed with the focus on nothing (the page itself) marked the card and left the
+         focus there: Enter did nothing (a player's pass). The hinted card takes it, so
+         Enter picks it up and Enter on its destination plays it; not from a player of the
+         pointer, whose focus H let go (below) so that no ring marks a third card. */
+      var from = !focus && !pressed && document.activeElement === document.body &&
+        board.querySelector(".hint-from");
+      if (from) from.focus({ preventScroll: true });
+    }
     if (lift && !moved) lift.back();
     if (before) window.CastleMotion.after(before);
     else if (lift && moved) lift.drop();

@@ -89,6 +89,25 @@ def test_h_asks_for_a_hint_through_the_hint_button(page: Page, live_server: Live
     expect(page.locator("#move-count")).to_have_text("0")
 
 
+def test_h_from_nowhere_puts_the_hinted_card_in_reach_of_enter(
+    page: Page, live_server: LiveServer
+) -> None:
+    """With the focus on no element, H marked the hinted card and left the focus on the
+    page: Enter did nothing until the arrows found the card (a player's pass)."""
+    page.goto(live_server.url + "/play/beleaguered-castle/2/?autoplay=1")
+
+    with page.expect_response(lambda response: response.url.endswith("/hint")):
+        page.keyboard.press("h")
+
+    expect(page.locator("#board .card.hint-from")).to_be_focused()
+    with page.expect_response(lambda response: response.url.endswith("/moves")) as answer:
+        page.keyboard.press("Enter")
+        page.keyboard.press("Enter")
+    assert answer.value.status == 200
+    expect(page.locator("#status")).to_contain_text("Ten of hearts to right pile 4")
+    expect(page.locator("#move-count")).not_to_have_text("0")
+
+
 def test_a_card_clicked_shows_no_focus_ring_once_a_key_asks_for_a_hint(
     page: Page, live_server: LiveServer
 ) -> None:
