@@ -448,6 +448,9 @@ def test_analyse_names_the_move_as_the_board_does_and_leads_to_its_replay(
     replay = reverse("games:replay", args=[game.pk])
     link = f'<a href="{replay}?ply=0">Replay from the last winnable position</a></p>'
     assert link in answer  # in the message's box: alone, it lay on the felt, over the cards
+    page = owner_client.get(reverse("games:analysis", args=[game.pk])).text  # no JavaScript
+    assert "Replay from the last winnable position" in page
+    assert 'href="/play/beleaguered-castle/?deals=winnable"' in page  # as the stuck panel's
 
 
 def test_analyse_keeps_the_stuck_panel(owner_client: Client, run_tasks) -> None:
