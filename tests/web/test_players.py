@@ -591,6 +591,7 @@ def test_statistics_without_a_game_played_say_so(owner_client: Client, game: Gam
     body = owner_client.get(reverse("games:stats")).text
 
     assert "No games played yet." in body and "<table" not in body
+    assert "Games imported from a record never count" in body  # My games lists them
 
 
 def test_the_four_colour_preference_colours_the_board(owner_client: Client, game: Game) -> None:
