@@ -390,13 +390,15 @@
     showKeys();
     if (hinted) {
       showHint();
-      /* H pressed with the focus on nothing (the page itself) marked the card and left the
-         focus there: Enter did nothing (a player's pass). The hinted card takes it, so
-         Enter picks it up and Enter on its destination plays it; not from a player of the
-         pointer, whose focus H let go (below) so that no ring marks a third card. */
-      var from = !focus && !pressed && document.activeElement === document.body &&
+      /* A keyboard player's hint takes the focus to the hinted card, so Enter picks it up
+         and Enter on its destination plays it. From nothing (the page itself), Enter did
+         nothing; from the card just moved, it stayed there, and Enter, Enter picked that
+         card up and put it down, or played it somewhere (two players' passes). Not from the
+         controls (Enter on Hint again), nor from a player of the pointer, whose focus H let
+         go (below) so that no ring marks a third card. */
+      var from = !pressed && (!focus || focus.where === "board") &&
         board.querySelector(".hint-from");
-      if (from) from.focus({ preventScroll: true });
+      if (from && document.activeElement !== from) from.focus({ preventScroll: true });
     }
     if (lift && !moved) lift.back();
     if (before) window.CastleMotion.after(before);
@@ -1083,8 +1085,10 @@
         here[here.length - 1].focus({ preventScroll: true });
         return;
       }
-      /* None left once the game is won: the win panel's first action (Play again). */
+      /* None left once the game is won: the win panel's main action (Play again, Next
+         daily), else its first (a daily's went to Leaderboard; a player's pass). */
       target = nearest(usable(), saved.point) ||
+        document.querySelector("#ending .panel.win .button") ||
         document.querySelector("#ending .panel.win a, #ending .panel.win button");
     }
     if (target) target.focus();

@@ -46,6 +46,8 @@ def test_win_todays_daily_and_find_your_row(
         click_move(page, notation)
         expect(page.locator("#move-count")).to_have_text(str(ply))
     expect(page.locator("#status")).to_contain_text("You won!")
+    # The panel's main action, not its first link (Leaderboard; a player's pass).
+    expect(page.get_by_role("link", name=re.compile("^Next: .* daily$"))).to_be_focused()
 
     page.locator(".daily-note a").click()
     mine = page.locator("tr.mine")

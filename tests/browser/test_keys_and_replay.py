@@ -106,6 +106,19 @@ def test_h_from_nowhere_puts_the_hinted_card_in_reach_of_enter(
     assert answer.value.status == 200
     expect(page.locator("#status")).to_contain_text("Ten of hearts to right pile 4")
     expect(page.locator("#move-count")).not_to_have_text("0")
+    played = page.locator("#move-count").inner_text()
+
+    # Again, the focus on the card just moved: it stayed there, and Enter, Enter picked
+    # that card up and put it down (a player's pass).
+    with page.expect_response(lambda response: response.url.endswith("/hint")):
+        page.keyboard.press("h")
+    expect(page.locator("#board .card.hint-from")).to_be_focused()
+    with page.expect_response(lambda response: response.url.endswith("/moves")) as answer:
+        page.keyboard.press("Enter")
+        page.keyboard.press("Enter")
+    assert answer.value.status == 200
+    expect(page.locator("#move-count")).not_to_have_text(played)
+    expect(page.locator("#status")).not_to_contain_text("put down")
 
 
 def test_a_card_clicked_shows_no_focus_ring_once_a_key_asks_for_a_hint(
