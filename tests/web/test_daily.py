@@ -1019,6 +1019,18 @@ def test_a_win_replaying_the_dailys_solution_is_flagged_and_unranked(daily: Dail
     assert leaderboard.ranking(daily, now=NOON) == []
 
 
+def test_an_anonymous_held_win_still_says_an_account_is_needed_to_rank(live: Daily) -> None:
+    """The held win's sentence stood in place of the sign-up one: held or not, an anonymous
+    win ranks only once an account holds it (a player's pass)."""
+    anonymous = Player.objects.create()
+    game = win(anonymous, live, at=midnight(), seconds_per_move=0.04)
+
+    page = html.unescape(client_of(anonymous).get(game.get_absolute_url()).text)
+
+    assert "Your win is waiting for a moderator (moves faster than a person" in page
+    assert "log in</a> to be ranked: this win comes with you" in page
+
+
 def test_a_held_win_says_its_own_reason_on_the_leaderboard(daily: Daily, member) -> None:
     """Any held win read "moves faster than a person clicks", a copied solution's too."""
     win(member, daily, at=NOON, seconds_per_move=2, line=SOLUTION)
