@@ -108,6 +108,9 @@ class PileView:
 
     slot: str = ""
     """For an empty pile while a card is selected: the move that targets it."""
+    lane: str = ""
+    """For a legal destination of the selected card, without JavaScript: the move a tap
+    anywhere on the pile plays (its lane), not only on its top card or its slot."""
 
 
 @dataclass
@@ -202,7 +205,7 @@ def board_view(
             card.hint = card.source == board.selection(hint)
     if not interactive:
         for pile in piles.values():
-            pile.slot = ""
+            pile.slot = pile.lane = ""
             for card in pile.cards:
                 card.action = ""
     # Every pile in its place; None for one not built (``only``).
@@ -438,11 +441,14 @@ def _set_actions(board: Board, pile: PileView, selected: str | None, kind: PileK
                 card.value = board.selected_move(selected, "f").notation()
     if kind is PileKind.RESERVE:
         return
+    move = board.selected_move(selected, pile.name).notation()
+    if pile.target:
+        pile.lane = move
     if pile.top is None:
-        pile.slot = board.selected_move(selected, pile.name).notation()
+        pile.slot = move
     elif not pile.top.action:
         pile.top.action = "move"
-        pile.top.value = board.selected_move(selected, pile.name).notation()
+        pile.top.value = move
 
 
 @dataclass

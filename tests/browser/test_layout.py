@@ -1206,3 +1206,29 @@ def test_keyboard_focus_looks_like_neither_a_hint_nor_a_target(
         pairs = zip(colours["ring"], colours[mark], strict=True)
         distance = sum((a - b) ** 2 for a, b in pairs) ** 0.5
         assert distance > 120, f"the focus ring {colours['ring']} is close to the {mark}'s"
+
+
+def test_without_javascript_a_tap_low_on_a_lit_pile_plays_the_move(
+    browser: Browser, live_server: LiveServer
+) -> None:
+    """Without JavaScript only the lit pile's top card or slot took the tap: the whole
+    column glowed, and a tap lower on it did nothing (a player's pass)."""
+    move = next(m for m in Board("beleaguered-castle", 1).legal_moves() if not m.to_foundation)
+    context = browser.new_context(
+        viewport={"width": 375, "height": 667},
+        java_script_enabled=False,
+        is_mobile=True,
+        has_touch=True,
+    )
+    page = context.new_page()
+    page.goto(live_server.url + "/play/beleaguered-castle/1/?autoplay=0")
+    page.locator(f'#board button[name="select"][value="{move.source}"]').tap()
+    lit = page.locator(f'#board .pile.target[data-pile="{move.target}"]')
+    box = lit.bounding_box()
+    assert box is not None
+
+    page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.9)
+
+    expect(page.locator("#move-count")).to_have_text("1")
+    assert Game.objects.get().ply == 1
+    context.close()

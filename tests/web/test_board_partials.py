@@ -93,6 +93,7 @@ def test_a_pile_change_is_drawn_once_and_reused_only_for_an_equal_view(
         "carry": "t3 4 5 1",
         "carried": (5, 1),
         "slot": "t6",
+        "lane": "t3-t6",
     }
     assert set(altered) | {"cards"} == {field.name for field in dataclasses.fields(pile)}
     for name, value in altered.items():

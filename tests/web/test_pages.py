@@ -168,6 +168,21 @@ def test_selecting_a_card_marks_its_legal_destinations(owner_client: Client, gam
     assert 'value="t7-t2"' in body
 
 
+def test_without_javascript_each_legal_destination_is_one_lane(
+    owner_client: Client, game: Game
+) -> None:
+    """Without JavaScript a lit pile took a tap only on its top card or slot: lower in the
+    lit column a tap did nothing (a player's pass). Each destination is a lane now."""
+    lane = r'<div id="pile-(\w+)"[^>]*><button form="mv" name="move" value="([^"]+)" class="lane"'
+
+    picked = owner_client.get(game.get_absolute_url() + "?select=t7").text
+    plain = owner_client.get(game.get_absolute_url()).text
+
+    lanes = dict(re.findall(lane, picked))
+    assert sorted(lanes) == ["f3", "t2"] and lanes["t2"] == "t7-t2"
+    assert 'class="lane"' not in plain
+
+
 def test_a_picked_card_no_foundation_takes_is_put_down_by_its_button(
     owner_client: Client, game: Game
 ) -> None:
