@@ -1025,10 +1025,14 @@ def test_an_anonymous_held_win_still_says_an_account_is_needed_to_rank(live: Dai
     anonymous = Player.objects.create()
     game = win(anonymous, live, at=midnight(), seconds_per_move=0.04)
 
-    page = html.unescape(client_of(anonymous).get(game.get_absolute_url()).text)
+    browser = client_of(anonymous)
+    page = html.unescape(browser.get(game.get_absolute_url()).text)
+    board = browser.get(reverse("games:daily_leaderboard", args=[live.date, live.slug])).text
 
     assert "Your win is waiting for a moderator (moves faster than a person" in page
     assert "log in</a> to be ranked: this win comes with you" in page
+    assert "your win is waiting for a moderator (moves faster than a person" in board
+    assert "log in</a> to appear on the leaderboard.</p>" in board
 
 
 def test_a_held_win_says_its_own_reason_on_the_leaderboard(daily: Daily, member) -> None:
