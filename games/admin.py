@@ -57,8 +57,10 @@ class DailyAdmin(admin.ModelAdmin):
 
 @admin.register(Entry)
 class EntryAdmin(admin.ModelAdmin):
-    """Moderation: entries flagged (the speed rule, a copied solution) wait here until
-    cleared; any entry can be hidden from the leaderboard (and shown again)."""
+    """Moderation: entries flagged (``leaderboard.win_reason``: the speed rule, a copied
+    solution, a second game opened from one network; a win claimed after its day) wait here
+    until cleared; any entry can be hidden from the leaderboard (and shown again). Every
+    change and deletion forgets the counts (``entries_moderate``; deletion: a signal)."""
 
     list_display = (
         "daily",
@@ -98,15 +100,6 @@ class EntryAdmin(admin.ModelAdmin):
         changes = {name: getattr(obj, name) for name in form.changed_data}
         if changes:
             leaderboard.entries_moderate(Entry.objects.filter(pk=obj.pk), **changes)
-
-    def delete_model(self, request: HttpRequest, obj: Entry) -> None:
-        """As ``delete_queryset``, for the entry's own page."""
-        leaderboard.entries_delete(Entry.objects.filter(pk=obj.pk))
-
-    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Entry]) -> None:
-        """Deleting, too, goes through the leaderboard (``entries_delete``): the admin's own
-        deletion forgot no counts, and an ended daily went on counting a deleted win."""
-        leaderboard.entries_delete(queryset)
 
     @admin.action(description="Clear the flag (the entry ranks)")
     def clear_flag(self, request: HttpRequest, queryset: QuerySet[Entry]) -> None:

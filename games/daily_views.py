@@ -125,7 +125,11 @@ def play(request: HttpRequest, date: dt.date, slug: str) -> HttpResponse:
         # (an attacker's pass: 120 s on the victim's entry before their first move).
         game = dailies.daily_game(player=known_player(request), daily=daily)
         return redirect(game or reverse("games:daily_leaderboard", args=[date, rules.slug]))
+    address = limits.client_ip(request)
     game = dailies.daily_start(
-        player=current_player(request), daily=daily, now=now, address=limits.client_ip(request)
+        player=current_player(request),
+        daily=daily,
+        now=now,
+        address="" if address == limits.UNKNOWN_CLIENT else address,
     )
     return redirect(game)

@@ -25,6 +25,8 @@ from django.core.cache import cache
 from django.core.paginator import Page, Paginator
 from django.db import IntegrityError, transaction
 from django.db.models import Count, F, Q, QuerySet
+from django.db.models.signals import post_delete
+from django.dispatch import receiver
 
 from games.models import Daily, DailyLook, Entry, Game, Player
 from games.rules import Board, Move, RulesError
@@ -77,7 +79,7 @@ STEADY_GAPS = 20
 def too_fast(game: Game, now: dt.datetime | None = None) -> str:
     """Why the game's player-made moves look scripted (empty: they do not), by the speed
     rule of ``min_human_gap`` and ``min_human_pace``. ``now``: the time of the action that
-    won, whose rows are not stored yet (``record_win``): without it, the gap before the
+    won, whose rows are not stored yet (``win_reason``): without it, the gap before the
     winning move went uncounted (a script's last move could come at once)."""
     times = sorted(game.played_moves.filter(auto=False).values_list("played_at", flat=True))
     if now is not None:
@@ -246,15 +248,17 @@ def _median(gaps: list[dt.timedelta]) -> dt.timedelta:
 
 
 OPENED_ELSEWHERE = (
-    "another game of this daily was opened from the same network before this win: "
-    "one try a day each"
+    "another game of this daily was opened from the network this game was opened from, "
+    "before this win: one try a day each"
 )
 
 
 def opened_elsewhere(game: Game) -> str:
     """Why a daily win looks like a second try (empty: it does not): another game of the
-    same daily was opened from the win's network (``DailyLook``) before the win, as it is
-    asked at the win, even if a log-in has merged that game away since.
+    same daily was opened, before the win (as it is asked at the win), from the network
+    ``game`` was opened from (``DailyLook``), even if a log-in has merged that game away
+    since. The network the game is opened from, not the one a move comes from: the deal is
+    seen when the game opens.
 
     The live deal shows on its player's screen: a script opened the daily in an anonymous
     session, which starts no clock on the account, solved it offline and played the line
@@ -262,7 +266,7 @@ def opened_elsewhere(game: Game) -> str:
     were the best of several anonymous tries claimed by logging in. Seen from one network,
     the look and the play are two games of one daily. Players who share a network (a
     household, an office) are held too, until a moderator clears them; a script that
-    looks from another network passes."""
+    looks from one network and opens its ranked game from another passes."""
     if game.daily_id is None:
         return ""
     mine = DailyLook.objects.filter(daily_id=game.daily_id, game=game.pk)
@@ -295,11 +299,11 @@ def record_win(game: Game, now: dt.datetime, reason: str) -> Entry | None:
 
     Called inside the move's transaction by the service that validated it; nothing else
     creates entries. Late wins and games with easing options never rank (``counts_for``). A
-    win with a ``reason`` (``win_reason``, asked before the transaction) is stored flagged
-    (unranked until a moderator clears it).
+    win with a ``reason`` (``win_reason``, which the moves' services ask before the
+    transaction) is stored flagged (unranked until a moderator clears it).
     """
     daily = game.daily
-    if daily is None or not counts_for(game, now):
+    if daily is None or not counts_for(game, now):  # None: for mypy, as counts_for says
         return None
     candidate = Entry(
         daily=daily,
@@ -457,7 +461,8 @@ def move_counts(daily: Daily, *, now: dt.datetime) -> dict[int, int]:
     view of its public leaderboard: now shared (``_counted``), one process counting at a
     time, fresh ``TALLY_LIVE_SECONDS`` while the day is live and ``TALLY_OVER_SECONDS``
     after, and forgotten (``forget_counts``) as soon as a win that ranks is stored
-    (``record_win``) or a moderator changes an entry (``entries_moderate``)."""
+    (``record_win``), a moderator changes an entry (``entries_moderate``) or an entry is
+    deleted (``_forget_a_deleted_entry``)."""
     seconds = TALLY_LIVE_SECONDS if daily.is_live(now) else TALLY_OVER_SECONDS
     return _counted(_tally_key(daily.pk), seconds, lambda: _move_counts(daily.pk))
 
@@ -726,12 +731,13 @@ def entries_moderate(entries: QuerySet[Entry], **changes: bool) -> int:
     return changed
 
 
-def entries_delete(entries: QuerySet[Entry]) -> None:
-    """A moderator's deletion of ``entries``: as ``entries_moderate``, their dailies'
-    ``move_counts`` are forgotten once it is committed."""
-    daily_ids = set(entries.values_list("daily_id", flat=True))
-    entries.delete()
-    transaction.on_commit(lambda: forget_counts(daily_ids))
+@receiver(post_delete, sender=Entry)
+def _forget_a_deleted_entry(sender: object, instance: Entry, **_: object) -> None:
+    """An entry deleted, however (the admin's own deletion, or a game's or a player's that
+    takes its entries along), forgets its daily's ``move_counts`` once committed: an ended
+    daily went on counting a deleted win for ten minutes (a review)."""
+    daily_id = instance.daily_id
+    transaction.on_commit(lambda: forget_counts([daily_id]))
 
 
 def moderation_report() -> list[str]:

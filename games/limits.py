@@ -40,10 +40,15 @@ counting single addresses would give a script billions of fresh ones (django-rat
 own ``RATELIMIT_IPV6_MASK`` default)."""
 
 
+UNKNOWN_CLIENT = "0.0.0.0"
+"""``client_ip`` of a request that names no address: every such client counts as one."""
+
+
 def client_ip(request: HttpRequest) -> str:
     """The client, as the limits count it: ``settings.CLIENT_IP_HEADER`` (set by a trusted
     proxy in front, e.g. ``HTTP_X_REAL_IP``) when it holds an address, else the socket's
-    peer; an IPv6 address as its /64 network (``IPV6_PREFIX``).
+    peer; an IPv6 address as its /64 network (``IPV6_PREFIX``), or as the IPv4 address it
+    carries (``_ipv4_inside``); ``UNKNOWN_CLIENT`` without one.
 
     Of a list (``X-Forwarded-For``), the last address counts: the one the proxy added. The
     ones before it came from the client, which may write anything there."""
@@ -59,7 +64,7 @@ def client_ip(request: HttpRequest) -> str:
                 return str(inner)
             return str(ipaddress.IPv6Network((address, IPV6_PREFIX), strict=False))
         return str(address)
-    return "0.0.0.0"  # no address at all (a Unix socket without a proxy header)
+    return UNKNOWN_CLIENT  # no address at all (a Unix socket without a proxy header)
 
 
 def _ipv4_inside(address: ipaddress.IPv6Address) -> ipaddress.IPv4Address | None:

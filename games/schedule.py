@@ -1,6 +1,6 @@
 """What the task worker keeps ready before anyone asks (dailies days ahead, pools of deals)
 and what it tidies (its own old task results, expired sessions, the looks at dailies whose
-day is over, games nobody played or can reach any more, the deals the pools dealt most,
+day is long over, games nobody played or can reach any more, the deals the pools dealt most,
 solver answers nothing shows).
 
 Each job is a ``job(now)`` function named by its dotted path in ``JOBS``. The worker
@@ -124,11 +124,12 @@ def prune_sessions(now: datetime) -> int:
 
 
 def prune_daily_looks(now: datetime) -> int:
-    """Scheduled job: delete the looks (``DailyLook``) of dailies whose day is over; how
-    many. A look is read only at an on-time win of its daily: kept, every daily game ever
-    opened left one."""
-    today = now.astimezone(UTC).date()
-    deleted, _ = DailyLook.objects.filter(daily__date__lt=today).delete()
+    """Scheduled job: delete the looks (``DailyLook``) of dailies whose day ended over a day
+    ago; how many. A look is read only at an on-time win of its daily: kept, every daily
+    game ever opened left one. A day's grace: a win at 23:59:59 is judged a moment later,
+    and a worker's clock may run ahead of the app servers'."""
+    yesterday = now.astimezone(UTC).date() - timedelta(days=1)
+    deleted, _ = DailyLook.objects.filter(daily__date__lt=yesterday).delete()
     return deleted
 
 

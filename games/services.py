@@ -216,9 +216,9 @@ def game_play_move(
     played = [(played_move.notation(), False)]
     if game.autoplay:
         played += [(m.notation(), True) for m in (*board.autoplay(), *auto_finish(board))]
-    held = _held(game, board, now)
+    judged = _judged_win(game, board, now)
     with transaction.atomic():
-        rows = _append(game, board, played, now=now, held=held)
+        rows = _append(game, board, played, now=now, judged=judged)
     return Outcome(game, board, tuple(n for n, _ in played), automatic=len(played) - 1, rows=rows)
 
 
@@ -367,9 +367,9 @@ def game_autoplay(
     game.autoplay = on
     moves = [*board.autoplay(), *auto_finish(board)] if on else []
     played = [(m.notation(), True) for m in moves]
-    held = _held(game, board, now)
+    judged = _judged_win(game, board, now)
     with transaction.atomic():
-        rows = _append(game, board, played, now=now, held=held)
+        rows = _append(game, board, played, now=now, judged=judged)
         Player.objects.filter(pk=player_id).update(autoplay=on)
     return Outcome(game, board, tuple(n for n, _ in played), automatic=len(played), rows=rows)
 
@@ -442,9 +442,9 @@ def _redo(game: Game, board: Board, *, now: datetime, upto: int | None) -> Outco
     except IllegalMove as error:  # the rows changed since the game row was read
         raise GameConflict(game) from error
     game.redo -= len(pending)
-    held = _held(game, board, now)
+    judged = _judged_win(game, board, now)
     with transaction.atomic():
-        _save(game, board, now=now, held=held)
+        _save(game, board, now=now, judged=judged)
         PlayedMove.objects.filter(pk__in=[m[0] for m in pending]).update(undone=False)
     automatic = len(pending) - 1 - max((i for i, m in enumerate(pending) if not m[3]), default=-1)
     return Outcome(
@@ -458,10 +458,10 @@ def _append(
     played: list[tuple[str, bool]],
     *,
     now: datetime,
-    held: str | None = None,
+    judged: str | None = None,
 ) -> int:
     """Store moves just played on ``board``; a new move replaces the redo line. Returns the
-    move rows written and deleted. ``held``: as ``_save``'s.
+    move rows written and deleted. ``judged``: as ``_save``'s.
 
     Call it inside a transaction: a taken ply (which the compare and swap in ``_save``
     already rules out) raises ``GameConflict`` and the transaction rolls back. A line past
@@ -474,7 +474,7 @@ def _append(
     dropped = game.redo if played else 0
     if dropped:
         game.redo = 0
-    _save(game, board, now=now, held=held)
+    _save(game, board, now=now, judged=judged)
     if dropped:
         game.played_moves.filter(undone=True).delete()
     try:
@@ -484,7 +484,7 @@ def _append(
     return len(played) + dropped
 
 
-def _held(game: Game, board: Board, now: datetime) -> str | None:
+def _judged_win(game: Game, board: Board, now: datetime) -> str | None:
     """Why the daily win ``board`` stands at would be held for a moderator
     (``leaderboard.win_reason``), asked before the transaction that saves it: its checks
     replay the line and read the game's moves, and the transaction holds the write lock.
@@ -502,13 +502,13 @@ def _save(
     *,
     now: datetime,
     restart_ply: int | None = None,
-    held: str | None = None,
+    judged: str | None = None,
 ) -> None:
     """Write the game row if nobody wrote it since we read it (compare and swap ``version``).
 
     Call it first inside the transaction: the update takes the row's write lock, so the move
-    rows written after it cannot interleave with another writer's. ``held``: a daily win's
-    ``_held``, asked before the transaction; a win saved without it is judged here.
+    rows written after it cannot interleave with another writer's. ``judged``: a daily win's
+    ``_judged_win``, asked before the transaction; a win saved without it is judged here.
     """
     if game.active_at is not None:
         game.elapsed += min(max(now - game.active_at, timedelta()), IDLE_CAP)
@@ -517,6 +517,8 @@ def _save(
     game.position = board.layout()
     game.restart_ply = restart_ply
     won = board.is_won() and game.status != Game.Status.WON
+    if won and judged is None:  # a win saved by a path that did not ask (game_start's)
+        judged = _judged_win(game, board, now)
     if won:
         game.status = Game.Status.WON
         game.finished_at = now
@@ -525,9 +527,7 @@ def _save(
         raise GameConflict(game)
     transaction.on_commit(lambda: _remember(game, board))
     if won and game.daily_id is not None:
-        if held is None and counts_for(game, now):
-            held = win_reason(game, now, [move.notation() for move in board.move_stack])
-        record_win(game, now, held or "")
+        record_win(game, now, judged or "")
 
 
 def game_hint(

@@ -176,7 +176,7 @@
         if (f.start.lift) f.start.lift.drop();
         if (!from || !to || !node) { landed(); return; }
         var ghost = ghostOf(node, to);
-        /* The win's last cards fly under the status, as its cascade falls: up to 31 of them
+        /* The win's last cards fly under the win panel, as its cascade falls: up to 31 of them
            covered "You won!" and its links for a second or two (a player's pass). */
         if (state.won) ghost.classList.add("winning");
         var animation = ghost.animate(
@@ -212,7 +212,7 @@
   }
 
   /* The win: every foundation's cards leap off, one after another from its top, and bounce
-   * down the screen, behind the status (play.css): "You won!" and its links stay in sight. */
+   * down the screen, behind the win panel (play.css): "You won!" and its links stay in sight. */
   function cascade() {
     var foundations = document.querySelectorAll("#board .pile.f");
     var height = window.innerHeight;

@@ -359,13 +359,28 @@ def test_a_look_keeps_a_digest_of_its_network_for_its_daily_never_the_address(
     assert "203.0.113" not in stored
 
 
-def test_the_looks_of_a_day_are_pruned_once_it_is_over(live: Daily, daily: Daily) -> None:
-    for each in (live, daily):
+def test_the_looks_of_a_day_are_pruned_a_day_after_it_is_over(live: Daily, daily: Daily) -> None:
+    """A day's grace: a win at 23:59:59 is judged a moment later, and the worker's clock may
+    run ahead of the app servers' (a review)."""
+    yesterday = make_daily(live.date - timedelta(days=1))
+    for each in (live, yesterday, daily):
         open_daily(each, Player.objects.create(), "203.0.113.7")
 
     assert schedule.prune_daily_looks(utc_now()) == 1
 
-    assert [look.daily for look in DailyLook.objects.all()] == [live]
+    assert {look.daily for look in DailyLook.objects.all()} == {live, yesterday}
+
+
+def test_a_client_without_an_address_leaves_no_look(live: Daily, member: Player) -> None:
+    """Every client without an address counts as one (``limits.UNKNOWN_CLIENT``): their
+    looks held every daily win after the first game opened (a review)."""
+    open_daily(live, Player.objects.create(), "")
+    open_daily(live, member, "")
+
+    win(member, live, at=midnight())
+
+    assert not DailyLook.objects.exists()
+    assert not Entry.objects.get().flagged
 
 
 def test_a_daily_win_is_judged_before_the_winning_moves_transaction(

@@ -284,6 +284,30 @@ def test_an_entry_a_moderator_deletes_leaves_the_counts_at_once(
     assert not Entry.objects.exists()
 
 
+def test_a_player_or_game_deleted_in_the_admin_takes_its_win_from_the_counts_at_once(
+    admin_client: Client, daily: Daily, django_capture_on_commit_callbacks
+) -> None:
+    """A player's or a game's deletion takes its entries along, past the entry admin: the
+    ended daily went on counting the win for ten minutes (a review)."""
+    first, second = members(daily, [(70, 60), (71, 60)])
+    now = utc_now()
+    assert leaderboard.winners_by_daily([daily], now=now) == {daily.pk: 2}
+
+    with django_capture_on_commit_callbacks(execute=True):
+        admin_client.post(
+            reverse("admin:games_player_delete", args=[first.player_id]), {"post": "yes"}
+        )
+    one_deleted = leaderboard.winners_by_daily([daily], now=now)
+    with django_capture_on_commit_callbacks(execute=True):
+        admin_client.post(
+            reverse("admin:games_game_delete", args=[second.game_id]), {"post": "yes"}
+        )
+
+    assert one_deleted == {daily.pk: 1}
+    assert leaderboard.winners_by_daily([daily], now=now) == {daily.pk: 0}
+    assert not Entry.objects.exists()
+
+
 def test_the_admin_offers_no_entry_to_add(admin_client: Client) -> None:
     """Entries are made by wins alone (``record_win``): the admin's Add entry form, all of
     it read-only but its two boxes, failed on saving (a server error)."""
