@@ -96,20 +96,22 @@ def test_h_from_nowhere_puts_the_hinted_card_in_reach_of_enter(
     page: Enter did nothing until the arrows found the card (a player's pass)."""
     page.goto(live_server.url + "/play/beleaguered-castle/2/?autoplay=1")
 
-    with page.expect_response(lambda response: response.url.endswith("/hint")):
-        page.keyboard.press("h")
+    hint_then_enter_twice(page)
 
-    expect(page.locator("#board .card.hint-from")).to_be_focused()
-    with page.expect_response(lambda response: response.url.endswith("/moves")) as answer:
-        page.keyboard.press("Enter")
-        page.keyboard.press("Enter")
-    assert answer.value.status == 200
     expect(page.locator("#status")).to_contain_text("Ten of hearts to right pile 4")
     expect(page.locator("#move-count")).not_to_have_text("0")
     played = page.locator("#move-count").inner_text()
 
     # Again, the focus on the card just moved: it stayed there, and Enter, Enter picked
     # that card up and put it down (a player's pass).
+    hint_then_enter_twice(page)
+
+    expect(page.locator("#move-count")).not_to_have_text(played)
+    expect(page.locator("#status")).not_to_contain_text("put down")
+
+
+def hint_then_enter_twice(page: Page) -> None:
+    """H, then Enter and Enter on the card it focuses: the hinted move, played."""
     with page.expect_response(lambda response: response.url.endswith("/hint")):
         page.keyboard.press("h")
     expect(page.locator("#board .card.hint-from")).to_be_focused()
@@ -117,8 +119,6 @@ def test_h_from_nowhere_puts_the_hinted_card_in_reach_of_enter(
         page.keyboard.press("Enter")
         page.keyboard.press("Enter")
     assert answer.value.status == 200
-    expect(page.locator("#move-count")).not_to_have_text(played)
-    expect(page.locator("#status")).not_to_contain_text("put down")
 
 
 def test_a_card_clicked_shows_no_focus_ring_once_a_key_asks_for_a_hint(

@@ -2,7 +2,6 @@
 must not count every entry of a daily, or of a game's every daily, once per request."""
 
 import datetime as dt
-import socket
 import time
 import uuid
 from collections.abc import Iterator
@@ -23,6 +22,7 @@ from games import leaderboard
 from games.admin import EntryAdmin
 from games.models import Daily, Entry, Player
 from games.players import player_adopt
+from tests.production.test_deploy import redis_answers
 
 from .dailies import DAY, NOON, midnight, utc_now
 from .test_daily import _Messages, client_of, make_entry, win
@@ -334,14 +334,6 @@ def test_an_ended_dailys_counts_stay_fresh_longer_than_a_live_ones(
 
     [counted] = whole_counts(queries)
     assert f'"games_entry"."daily_id" = {live.pk}' in counted
-
-
-def redis_answers() -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", 6379), timeout=1):
-            return True
-    except OSError:
-        return False
 
 
 @pytest.fixture(params=["memory", "redis"])
