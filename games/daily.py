@@ -27,6 +27,7 @@ from typing import NamedTuple
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import QuerySet
 from django.utils.crypto import salted_hmac
 
 from games.models import Daily, DailyLook, Game, Player
@@ -81,11 +82,16 @@ def daily_games(date: dt.date, *, prepared: Iterable[str] | None = None) -> list
     return [*classics, family_game(date, prepared=prepared)]
 
 
+def prepared_dailies(date: dt.date) -> QuerySet[Daily]:
+    """``date``'s prepared dailies, first prepared first (``family_game`` reads their games
+    in that order)."""
+    return Daily.objects.filter(date=date).order_by("created_at", "pk")
+
+
 def prepared_games(date: dt.date) -> list[str]:
     """The games of ``date``'s prepared dailies, first prepared first: what ``family_game``
     reads."""
-    dailies = Daily.objects.filter(date=date).order_by("created_at", "pk")
-    return list(dailies.values_list("slug", flat=True))
+    return list(prepared_dailies(date).values_list("slug", flat=True))
 
 
 class DailyUnavailable(Exception):

@@ -44,7 +44,7 @@ def _day(request: HttpRequest, date: dt.date, *, now: dt.datetime) -> HttpRespon
     if not dailies.day_exists(date, now=now):
         raise Http404(NOT_OUT)
     preparing = date == today and daily_request(date=date, now=now)
-    prepared = {d.slug: d for d in Daily.objects.filter(date=date).order_by("created_at", "pk")}
+    prepared = {d.slug: d for d in dailies.prepared_dailies(date)}
     found = list(prepared.values())
     games = dailies.daily_games(date, prepared=prepared)
     winners = leaderboard.winners_by_daily(found, now=now)
@@ -125,11 +125,10 @@ def play(request: HttpRequest, date: dt.date, slug: str) -> HttpResponse:
         # (an attacker's pass: 120 s on the victim's entry before their first move).
         game = dailies.daily_game(player=known_player(request), daily=daily)
         return redirect(game or reverse("games:daily_leaderboard", args=[date, rules.slug]))
-    address = limits.client_ip(request)
     game = dailies.daily_start(
         player=current_player(request),
         daily=daily,
         now=now,
-        address="" if address == limits.UNKNOWN_CLIENT else address,
+        address=limits.known_client_ip(request),
     )
     return redirect(game)

@@ -67,6 +67,14 @@ def client_ip(request: HttpRequest) -> str:
     return UNKNOWN_CLIENT  # no address at all (a Unix socket without a proxy header)
 
 
+def known_client_ip(request: HttpRequest) -> str:
+    """``client_ip``, or empty for a request that names no address: what may be kept of a
+    client as its own (a daily's look, ``daily.daily_start``), where ``UNKNOWN_CLIENT``
+    would make every such client one."""
+    address = client_ip(request)
+    return "" if address == UNKNOWN_CLIENT else address
+
+
 def _ipv4_inside(address: ipaddress.IPv6Address) -> ipaddress.IPv4Address | None:
     """The IPv4 address an IPv6 one carries: mapped (``::ffff:a.b.c.d``), 6to4 (``2002::/16``)
     or Teredo (``2001::/32``, the client's). A 6to4 prefix is a /48 made of one IPv4 address:

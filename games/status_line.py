@@ -1,6 +1,6 @@
 """A refusal said in the game page's status line, for its board script: a refused move, a
 wait (429), an expired form (403). Nothing changed, so the status keeps the panel it shows
-(a stuck game's Analyse, a won game's links): ``data-panel-kept`` (static/js/board.js)."""
+(a stuck game's Analyse): ``data-panel-kept`` (static/js/board.js)."""
 
 from __future__ import annotations
 
