@@ -533,6 +533,9 @@ def at_two_foundations(page: Page, live_server: LiveServer) -> None:
     page.get_by_label("Continue it as my game").check()
     page.get_by_role("button", name="Import").click()
     expect(page.locator("#board")).to_be_visible()
+    # The board script (deferred) has run: the board showed before it had, and a read of
+    # its data failed (a clean clone's run).
+    page.wait_for_load_state("domcontentloaded")
 
 
 def test_a_double_click_on_a_card_two_foundations_take_asks_which_unless_hinted(
